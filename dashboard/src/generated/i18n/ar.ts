@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "أجاب المساعد."
+ ],
+ "aiChat.ask": [
+  "اسأل المساعد"
+ ],
+ "aiChat.assistant": [
+  "المساعد"
+ ],
+ "aiChat.conversation": [
+  "المحادثة"
+ ],
+ "aiChat.description": [
+  "اسأل مساعد الذكاء الاصطناعي عن هذه الرسالة؛ فهو يرى المحادثة والمصدر كما هو في المحرر."
+ ],
+ "aiChat.loading": [
+  "جارٍ تحميل المحادثة…"
+ ],
+ "aiChat.newConversation": [
+  "محادثة جديدة"
+ ],
+ "aiChat.none": [
+  "لا توجد رسائل بعد."
+ ],
+ "aiChat.send": [
+  "إرسال"
+ ],
+ "aiChat.sendHint": [
+  "يُرسل Ctrl+Enter (⌘+Enter)."
+ ],
+ "aiChat.useCode": [
+  "استخدام الشيفرة ",
+  [
+   "n"
+  ],
+  " في المحرر"
+ ],
+ "aiChat.waiting": [
+  "في انتظار الإجابة…"
+ ],
+ "aiChat.you": [
+  "أنت"
+ ],
  "auditLog.action": [
   "الإجراء"
  ],
@@ -102,6 +145,239 @@ export const messages: Messages = {
  "common.working": [
   "جارٍ التنفيذ…"
  ],
+ "config.discard": [
+  "تجاهل التغييرات"
+ ],
+ "config.effective": [
+  "الإعدادات الفعلية"
+ ],
+ "config.effectiveDescription": [
+  "القيم الافتراضية بعد تطبيق التجاوز: كل إعداد وقيمته ومصدره."
+ ],
+ "config.effectiveWhat": [
+  "الإعدادات الفعلية"
+ ],
+ "config.filter": [
+  "تصفية الإعدادات"
+ ],
+ "config.from": [
+  "المصدر"
+ ],
+ "config.fromDefault": [
+  "افتراضي"
+ ],
+ "config.fromOverride": [
+  "تجاوز"
+ ],
+ "config.level": [
+  "المستوى"
+ ],
+ "config.levelBranch": [
+  "الفرع"
+ ],
+ "config.levelEnvironment": [
+  "البيئة"
+ ],
+ "config.levelProject": [
+  "المشروع"
+ ],
+ "config.noMatch": [
+  "لا يوجد إعداد يطابق «",
+  [
+   "filter"
+  ],
+  "»."
+ ],
+ "config.otherKeys": [
+  "مفاتيح أخرى"
+ ],
+ "config.otherKeysHint": [
+  "مسارات منقّطة، مفصولة بفواصل أو مسافات (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "التجاوز"
+ ],
+ "config.overrideBranch": [
+  "التجاوز (مستوى الفرع)"
+ ],
+ "config.overrideDescription": [
+  "ما يضبطه المشروع فوق القيم الافتراضية، بصيغة JSON (يُسمح بالمفاتيح المنقّطة). يحتفظ Gatehouse بتجاوز واحد لكل مشروع: تعرضه مستويات المشروع والفرع والبيئة كلها وتعدّله."
+ ],
+ "config.overrideEnvironment": [
+  "التجاوز (مستوى البيئة)"
+ ],
+ "config.overrideProject": [
+  "التجاوز (مستوى المشروع)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لا مفاتيح لإعادة التعيين"
+    ],
+    "one": [
+     "إعادة تعيين مفتاح واحد"
+    ],
+    "two": [
+     "إعادة تعيين مفتاحين"
+    ],
+    "few": [
+     "إعادة تعيين ",
+     "#",
+     " مفاتيح"
+    ],
+    "many": [
+     "إعادة تعيين ",
+     "#",
+     " مفتاحًا"
+    ],
+    "other": [
+     "إعادة تعيين ",
+     "#",
+     " مفتاح"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لم يُعَد تعيين أي مفتاح."
+    ],
+    "one": [
+     "أُعيد تعيين مفتاح واحد."
+    ],
+    "two": [
+     "أُعيد تعيين مفتاحين."
+    ],
+    "few": [
+     "أُعيد تعيين ",
+     "#",
+     " مفاتيح."
+    ],
+    "many": [
+     "أُعيد تعيين ",
+     "#",
+     " مفتاحًا."
+    ],
+    "other": [
+     "أُعيد تعيين ",
+     "#",
+     " مفتاح."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "تعود الإعدادات في المسارات المختارة (وما تحتها) إلى قيمها الافتراضية."
+ ],
+ "config.resetKeys": [
+  "إعادة تعيين المفاتيح"
+ ],
+ "config.resetOnlyBelow": [
+  "لا يمكن إعادة تعيين المفاتيح إلا في مستويي الفرع والبيئة."
+ ],
+ "config.resetting": [
+  "جارٍ إعادة التعيين…"
+ ],
+ "config.saveOverride": [
+  "حفظ التجاوز"
+ ],
+ "config.saved": [
+  "تم حفظ التجاوز."
+ ],
+ "config.secretHidden": [
+  "•••••• (انظر التجاوز)"
+ ],
+ "config.setsNothing": [
+  "لا يضبط التجاوز شيئًا."
+ ],
+ "config.setting": [
+  "الإعداد"
+ ],
+ "config.source": [
+  "المصدر"
+ ],
+ "config.sourceDescription": [
+  "مصدر التجاوز. التعديلات التي تُجرى هنا أثناء ارتباطه يستبدلها الدفع التالي."
+ ],
+ "config.sourceGithub": [
+  "دُفع من GitHub: ",
+  [
+   "repo"
+  ],
+  "، الفرع ",
+  [
+   "branch"
+  ],
+  "، الإيداع ",
+  [
+   "commit"
+  ],
+  "، الملف ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "دُفع من GitHub: ",
+  [
+   "repo"
+  ],
+  "، الفرع ",
+  [
+   "branch"
+  ],
+  "، الإيداع ",
+  [
+   "commit"
+  ],
+  "، الملف ",
+  [
+   "file"
+  ],
+  "، سير العمل ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "دُفع من أداة لم تذكر مصدره."
+ ],
+ "config.sourceUnlinked": [
+  "غير مرتبط: يُعدَّل التجاوز هنا أو عبر واجهة API."
+ ],
+ "config.sourceWhat": [
+  "مصدر الإعدادات"
+ ],
+ "config.unlink": [
+  "فك الارتباط"
+ ],
+ "config.unlinkExplained": [
+  "يبقى التجاوز كما هو؛ ولن تذكر لوحة التحكم مصدره بعد الآن."
+ ],
+ "config.unlinkTitle": [
+  "هل تريد فك ارتباط الإعدادات بمصدرها؟"
+ ],
+ "config.value": [
+  "القيمة"
+ ],
+ "config.whatBranch": [
+  "تجاوز الفرع"
+ ],
+ "config.whatEnvironment": [
+  "تجاوز البيئة"
+ ],
+ "config.whatProject": [
+  "تجاوز المشروع"
+ ],
  "copy.copied": [
   "تم النسخ."
  ],
@@ -188,6 +464,359 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "استخدام مخزن"
+ ],
+ "emailDelete.delete": [
+  "حذف"
+ ],
+ "emailDelete.deleteDraft": [
+  "حذف المسودة"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "هل تريد حذف المسودة ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "حذف القالب"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "هل تريد حذف القالب ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.deleteTheme": [
+  "حذف السمة"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "هل تريد حذف السمة ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.draftConsequence": [
+  "تُزال ",
+  [
+   "name"
+  ],
+  " نهائيًا؛ وتبقى الرسائل المرسلة منها في قائمة المرسل."
+ ],
+ "emailDelete.reset": [
+  "إعادة التعيين"
+ ],
+ "emailDelete.resetNamed": [
+  "إعادة تعيين ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "إعادة تعيين القالب"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "هل تريد إعادة ",
+  [
+   "name"
+  ],
+  " إلى القالب المدمج؟"
+ ],
+ "emailDelete.resetTheme": [
+  "إعادة تعيين السمة"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "هل تريد إعادة ",
+  [
+   "name"
+  ],
+  " إلى السمة المدمجة؟"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " هي سمة رسائل المشروع: تحل Default Light محلها. وتستخدم القوالب والمسودات التي ذكرتها سمة المشروع."
+ ],
+ "emailDelete.templateConsequence": [
+  "تُزال ",
+  [
+   "name"
+  ],
+  "؛ ويفشل إرساله بالمعرّف من الآن."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "تُلغى تغييراتك على ",
+  [
+   "name"
+  ],
+  ": وتعود المنصة لإرسال نسختها المدمجة."
+ ],
+ "emailDelete.themeConsequence": [
+  "تستخدم القوالب والمسودات التي ذكرت ",
+  [
+   "name"
+  ],
+  " سمة المشروع."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "تُلغى تغييراتك على ",
+  [
+   "name"
+  ],
+  " ويُستخدم مصدرها المدمج مجددًا."
+ ],
+ "emailEditor.allEmails": [
+  "كل الرسائل"
+ ],
+ "emailEditor.backToEmails": [
+  "العودة إلى الرسائل"
+ ],
+ "emailEditor.draftTitle": [
+  "مسودة: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "أصلح المصدر لتعديل نصوصه."
+ ],
+ "emailEditor.goToLine": [
+  "الانتقال إلى السطر ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(السطر ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "الاسم"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "لا يوجد قالب كهذا"
+ ],
+ "emailEditor.noText": [
+  "لا يحتوي هذا المصدر على نص ثابت."
+ ],
+ "emailEditor.noTheme": [
+  "بلا سمة"
+ ],
+ "emailEditor.noVariables": [
+  "لا يقرأ هذا القالب أي متغيرات."
+ ],
+ "emailEditor.position": [
+  "السطر ",
+  [
+   "line"
+  ],
+  "، العمود ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "المعاينة"
+ ],
+ "emailEditor.previewFrame": [
+  "معاينة الرسالة"
+ ],
+ "emailEditor.projectTheme": [
+  "سمة المشروع"
+ ],
+ "emailEditor.readingTexts": [
+  "جارٍ قراءة النصوص…"
+ ],
+ "emailEditor.rendering": [
+  "جارٍ العرض…"
+ ],
+ "emailEditor.source": [
+  "المصدر (TSX)"
+ ],
+ "emailEditor.subject": [
+  "الموضوع: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "قالب: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "النص ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "النصوص"
+ ],
+ "emailEditor.theme": [
+  "السمة"
+ ],
+ "emailEditor.themeTitle": [
+  "السمة: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "المتغيرات"
+ ],
+ "emailEditor.variablesExplained": [
+  "تستخدم المعاينات ",
+  [
+   "preview"
+  ],
+  " الخاصة بالقالب؛ وتتلقى الرسائل المتغيرات التي تُرسل بها، إضافة إلى ",
+  [
+   "user"
+  ],
+  " و",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "يرسل الخادم المشترك رسائل المنصة نفسها بالمظهر المدمج؛ ويتطلب تعديل القوالب وإرسال الرسائل خادم SMTP خاصًا بك."
+ ],
+ "emailServer.host": [
+  "مضيف SMTP"
+ ],
+ "emailServer.noReason": [
+  "لم يُذكر سبب"
+ ],
+ "emailServer.own": [
+  "خادم SMTP خاص"
+ ],
+ "emailServer.password": [
+  "كلمة مرور SMTP"
+ ],
+ "emailServer.port": [
+  "منفذ SMTP"
+ ],
+ "emailServer.save": [
+  "حفظ خادم البريد"
+ ],
+ "emailServer.saved": [
+  "تم حفظ خادم البريد."
+ ],
+ "emailServer.sendTest": [
+  "إرسال رسالة اختبار"
+ ],
+ "emailServer.senderEmail": [
+  "بريد المرسل"
+ ],
+ "emailServer.senderName": [
+  "اسم المرسل"
+ ],
+ "emailServer.server": [
+  "الخادم"
+ ],
+ "emailServer.shared": [
+  "خادم مشترك"
+ ],
+ "emailServer.testForm": [
+  "إرسال رسالة اختبار"
+ ],
+ "emailServer.testRecipient": [
+  "مستلم رسالة الاختبار"
+ ],
+ "emailServer.testRefused": [
+  "رفضها الخادم: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "قبل الخادم رسالة الاختبار إلى ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "خادم البريد"
+ ],
+ "emailServer.username": [
+  "اسم مستخدم SMTP"
+ ],
+ "emails.createDraft": [
+  "إنشاء مسودة"
+ ],
+ "emails.createTemplate": [
+  "إنشاء قالب"
+ ],
+ "emails.createTheme": [
+  "إنشاء سمة"
+ ],
+ "emails.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "emails.drafts": [
+  "المسودات"
+ ],
+ "emails.draftsDescription": [
+  "رسائل تُكتب مرة واحدة وتُرسل إلى بعض المستخدمين أو جميعهم."
+ ],
+ "emails.newDraftName": [
+  "اسم المسودة الجديدة"
+ ],
+ "emails.newTemplateName": [
+  "اسم القالب الجديد"
+ ],
+ "emails.newThemeName": [
+  "اسم السمة الجديدة"
+ ],
+ "emails.noDrafts": [
+  "لا توجد مسودات بعد."
+ ],
+ "emails.notSent": [
+  "لم تُرسل"
+ ],
+ "emails.outboxLink": [
+  "الرسائل المرسلة وصندوق الصادر"
+ ],
+ "emails.projectTheme": [
+  "سمة رسائل المشروع"
+ ],
+ "emails.selected": [
+  "محدّدة"
+ ],
+ "emails.sentAt": [
+  "أُرسلت في ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "القوالب"
+ ],
+ "emails.templatesDescription": [
+  "تستخدم رسائل المنصة نفسها قالب نوعها؛ وتسري التعديلات على الرسالة التالية المرسلة."
+ ],
+ "emails.themes": [
+  "السمات"
+ ],
+ "emails.themesDescription": [
+  "تُحيط السمة بنص كل رسالة (الترويسة، التذييل، رابط إلغاء الاشتراك)."
  ],
  "error.generic": [
   "حدث خطأ ما. حاول مرة أخرى."
@@ -472,6 +1101,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "أي حالة"
+ ],
+ "outbox.cancelEmail": [
+  "إلغاء الرسالة"
+ ],
+ "outbox.changeEmail": [
+  "تغيير الرسالة"
+ ],
+ "outbox.content": [
+  "المحتوى"
+ ],
+ "outbox.delivery": [
+  "التسليم"
+ ],
+ "outbox.deliveryDescription": [
+  "الرسائل التي أرسلها هذا المشروع. لا تُستقبل الارتدادات وبلاغات البريد العشوائي من خوادم SMTP."
+ ],
+ "outbox.due": [
+  "الموعد"
+ ],
+ "outbox.dueOrSent": [
+  "الموعد أو الإرسال"
+ ],
+ "outbox.emailContent": [
+  "محتوى الرسالة"
+ ],
+ "outbox.empty": [
+  "صندوق الصادر فارغ."
+ ],
+ "outbox.error": [
+  "الخطأ"
+ ],
+ "outbox.kind": [
+  "النوع"
+ ],
+ "outbox.last30Days": [
+  "آخر 30 يومًا"
+ ],
+ "outbox.lastDay": [
+  "آخر يوم"
+ ],
+ "outbox.lastError": [
+  "آخر خطأ: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "آخر ساعة"
+ ],
+ "outbox.lastWeek": [
+  "آخر أسبوع"
+ ],
+ "outbox.noContent": [
+  "لا يوجد محتوى."
+ ],
+ "outbox.noSubject": [
+  "(بلا موضوع)"
+ ],
+ "outbox.noneSent": [
+  "لم تُرسل أي رسالة بعد."
+ ],
+ "outbox.noneWithStatus": [
+  "لا توجد رسائل بالحالة «",
+  [
+   "status"
+  ],
+  "»."
+ ],
+ "outbox.notEditable": [
+  "لا يمكن تغيير رسالة قيد الإرسال أو مُرسلة."
+ ],
+ "outbox.notRendered": [
+  "لم تُعرض بعد: تُعرض من قالبها عند الإرسال، ما لم تكتب HTML الخاص بها هنا."
+ ],
+ "outbox.note": [
+  "ملاحظة"
+ ],
+ "outbox.outbox": [
+  "صندوق الصادر"
+ ],
+ "outbox.outboxDescription": [
+  "كل رسائل المشروع، الأحدث أولًا: في الانتظار، قيد الإرسال، مُرسلة، فاشلة، أو متخطّاة مع السبب."
+ ],
+ "outbox.pagerLabel": [
+  "صفحات صندوق الصادر"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/ث"
+ ],
+ "outbox.plainText": [
+  "نص عادي (اختياري)"
+ ],
+ "outbox.rate": [
+  "المعدّل، آخر دقيقة"
+ ],
+ "outbox.saveChanges": [
+  "حفظ التغييرات"
+ ],
+ "outbox.sendNow": [
+  "إرسال الآن"
+ ],
+ "outbox.sent": [
+  "المُرسلة"
+ ],
+ "outbox.sentAt": [
+  "وقت الإرسال"
+ ],
+ "outbox.sentDescription": [
+  "أحدث 100 رسالة أُرسلت أو جُرّب إرسالها، الأحدث أولًا؛ وتعرض الرسالة التي لم تُرسل بعد آخر خطأ لها."
+ ],
+ "outbox.sentEmails": [
+  "الرسائل المُرسلة"
+ ],
+ "outbox.sentTerm": [
+  "أُرسلت"
+ ],
+ "outbox.skipped": [
+  "متخطّاة: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "الحالة"
+ ],
+ "outbox.statusFailed": [
+  "فاشلة"
+ ],
+ "outbox.statusQueued": [
+  "في الانتظار"
+ ],
+ "outbox.statusSending": [
+  "قيد الإرسال"
+ ],
+ "outbox.statusSent": [
+  "مُرسلة"
+ ],
+ "outbox.statusSkipped": [
+  "متخطّاة"
+ ],
+ "outbox.subject": [
+  "الموضوع"
+ ],
+ "outbox.to": [
+  "إلى"
+ ],
  "pager.first": [
   "الصفحة الأولى"
  ],
@@ -536,6 +1316,205 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "المشاريع"
+ ],
+ "sendDraft.allUsers": [
+  "كل المستخدمين"
+ ],
+ "sendDraft.confirmTitle": [
+  "هل تريد إرسال هذه المسودة؟"
+ ],
+ "sendDraft.everyUserGets": [
+  "يتلقى كل مستخدم في المشروع هذه الرسالة."
+ ],
+ "sendDraft.lastSent": [
+  "آخر إرسال في ",
+  [
+   "date"
+  ],
+  ". احفظ تغييراتك قبل الإرسال."
+ ],
+ "sendDraft.recipients": [
+  "المستلمون"
+ ],
+ "sendDraft.saveFirst": [
+  "احفظ تغييراتك قبل الإرسال."
+ ],
+ "sendDraft.send": [
+  "إرسال"
+ ],
+ "sendDraft.sendEllipsis": [
+  "إرسال…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لم تُرسل إلى أي مستخدم (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "one": [
+     "أُرسلت إلى مستخدم واحد (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "two": [
+     "أُرسلت إلى مستخدمَين (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "few": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدمين (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "many": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدمًا (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "other": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدم (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "الموضوع"
+ ],
+ "sendDraft.subjectHint": [
+  "اتركه فارغًا لاستخدام موضوع المسودة."
+ ],
+ "sendDraft.theseUsers": [
+  "هؤلاء المستخدمون"
+ ],
+ "sendDraft.title": [
+  "الإرسال"
+ ],
+ "sendDraft.userIds": [
+  "معرّفات المستخدمين"
+ ],
+ "sendDraft.userIdsHint": [
+  "مفصولة بفواصل أو مسافات."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لن يتلقى أي مستخدم هذه الرسالة."
+    ],
+    "one": [
+     "يتلقى مستخدم واحد هذه الرسالة."
+    ],
+    "two": [
+     "يتلقى مستخدمان هذه الرسالة."
+    ],
+    "few": [
+     "يتلقى ",
+     "#",
+     " مستخدمين هذه الرسالة."
+    ],
+    "many": [
+     "يتلقى ",
+     "#",
+     " مستخدمًا هذه الرسالة."
+    ],
+    "other": [
+     "يتلقى ",
+     "#",
+     " مستخدم هذه الرسالة."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "اسم المشروع للتأكيد"
+ ],
+ "settings.dangerDescription": [
+  "يؤدي حذف المشروع إلى حذف مستخدميه وفرقه ومفاتيحه وإعداداته. لا يمكن التراجع عن ذلك."
+ ],
+ "settings.dangerZone": [
+  "منطقة الخطر"
+ ],
+ "settings.deleteExplained": [
+  "سيُحذف كل ما في المشروع. اكتب اسم المشروع للتأكيد."
+ ],
+ "settings.deleteForever": [
+  "حذف نهائي"
+ ],
+ "settings.deleteProject": [
+  "حذف المشروع"
+ ],
+ "settings.deleteTitle": [
+  "هل تريد حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "settings.description": [
+  "الوصف"
+ ],
+ "settings.general": [
+  "عام"
+ ],
+ "settings.logoDarkFull": [
+  "الشعار الكامل للوضع الداكن"
+ ],
+ "settings.logoDarkSquare": [
+  "شعار الوضع الداكن (مربع)"
+ ],
+ "settings.logoFull": [
+  "الشعار الكامل"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… أو data:image/…"
+ ],
+ "settings.logoPreview": [
+  "معاينة ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "الشعار (مربع)"
+ ],
+ "settings.newOwnerTeam": [
+  "الفريق المالك الجديد"
+ ],
+ "settings.projectId": [
+  "معرّف المشروع"
+ ],
+ "settings.projectName": [
+  "اسم المشروع"
+ ],
+ "settings.save": [
+  "حفظ"
+ ],
+ "settings.saved": [
+  "تم الحفظ."
+ ],
+ "settings.saving": [
+  "جارٍ الحفظ…"
+ ],
+ "settings.teamNotIn": [
+  "فريق لست عضوًا فيه"
+ ],
+ "settings.transfer": [
+  "نقل"
+ ],
+ "settings.transferDescription": [
+  "يملكه ",
+  [
+   "owner"
+  ],
+  ". انقله إلى فريق آخر من فرقك."
+ ],
+ "settings.transferred": [
+  "تم النقل."
+ ],
+ "settings.transferring": [
+  "جارٍ النقل…"
  ],
  "shell.allProjects": [
   "كل المشاريع"

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "Der Assistent hat geantwortet."
+ ],
+ "aiChat.ask": [
+  "Den Assistenten fragen"
+ ],
+ "aiChat.assistant": [
+  "Assistent"
+ ],
+ "aiChat.conversation": [
+  "Unterhaltung"
+ ],
+ "aiChat.description": [
+  "Fragen Sie den KI-Assistenten zu dieser E-Mail; er sieht die Unterhaltung und den Quelltext, wie er im Editor steht."
+ ],
+ "aiChat.loading": [
+  "Unterhaltung wird geladen…"
+ ],
+ "aiChat.newConversation": [
+  "Neue Unterhaltung"
+ ],
+ "aiChat.none": [
+  "Noch keine Nachrichten."
+ ],
+ "aiChat.send": [
+  "Senden"
+ ],
+ "aiChat.sendHint": [
+  "Strg+Eingabe (⌘+Eingabe) sendet."
+ ],
+ "aiChat.useCode": [
+  "Code ",
+  [
+   "n"
+  ],
+  " im Editor verwenden"
+ ],
+ "aiChat.waiting": [
+  "Warten auf die Antwort…"
+ ],
+ "aiChat.you": [
+  "Sie"
+ ],
  "auditLog.action": [
   "Aktion"
  ],
@@ -100,6 +143,207 @@ export const messages: Messages = {
  "common.working": [
   "Wird ausgeführt…"
  ],
+ "config.discard": [
+  "Änderungen verwerfen"
+ ],
+ "config.effective": [
+  "Wirksame Konfiguration"
+ ],
+ "config.effectiveDescription": [
+  "Die Standardwerte mit angewendeter Überschreibung: jede Einstellung, ihr Wert und ihre Herkunft."
+ ],
+ "config.effectiveWhat": [
+  "die wirksame Konfiguration"
+ ],
+ "config.filter": [
+  "Einstellungen filtern"
+ ],
+ "config.from": [
+  "Herkunft"
+ ],
+ "config.fromDefault": [
+  "Standard"
+ ],
+ "config.fromOverride": [
+  "Überschreibung"
+ ],
+ "config.level": [
+  "Ebene"
+ ],
+ "config.levelBranch": [
+  "Branch-Ebene"
+ ],
+ "config.levelEnvironment": [
+  "Umgebung"
+ ],
+ "config.levelProject": [
+  "Projekt"
+ ],
+ "config.noMatch": [
+  "Keine Einstellung passt zu „",
+  [
+   "filter"
+  ],
+  "“."
+ ],
+ "config.otherKeys": [
+  "Weitere Schlüssel"
+ ],
+ "config.otherKeysHint": [
+  "Pfade mit Punkten, durch Kommas oder Leerzeichen getrennt (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Überschreibung"
+ ],
+ "config.overrideBranch": [
+  "Überschreibung (Branch-Ebene)"
+ ],
+ "config.overrideDescription": [
+  "Was das Projekt über die Standardwerte setzt, als JSON (Schlüssel mit Punkten erlaubt). Gatehouse hat eine Überschreibung pro Projekt: Projekt-, Branch- und Umgebungsebene zeigen und bearbeiten alle dieselbe."
+ ],
+ "config.overrideEnvironment": [
+  "Überschreibung (Umgebungsebene)"
+ ],
+ "config.overrideProject": [
+  "Überschreibung (Projektebene)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Schlüssel zurücksetzen"
+    ],
+    "other": [
+     "#",
+     " Schlüssel zurücksetzen"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Schlüssel zurückgesetzt."
+    ],
+    "other": [
+     "#",
+     " Schlüssel zurückgesetzt."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Die Einstellungen an den gewählten Pfaden (und darunter) kehren zu ihren Standardwerten zurück."
+ ],
+ "config.resetKeys": [
+  "Schlüssel zurücksetzen"
+ ],
+ "config.resetOnlyBelow": [
+  "Schlüssel können nur auf Branch- und Umgebungsebene zurückgesetzt werden."
+ ],
+ "config.resetting": [
+  "Wird zurückgesetzt…"
+ ],
+ "config.saveOverride": [
+  "Überschreibung speichern"
+ ],
+ "config.saved": [
+  "Überschreibung gespeichert."
+ ],
+ "config.secretHidden": [
+  "•••••• (siehe Überschreibung)"
+ ],
+ "config.setsNothing": [
+  "Die Überschreibung setzt nichts."
+ ],
+ "config.setting": [
+  "Einstellung"
+ ],
+ "config.source": [
+  "Quelle"
+ ],
+ "config.sourceDescription": [
+  "Woher die Überschreibung stammt. Änderungen, die hier gemacht werden, während sie verknüpft ist, überschreibt der nächste Push."
+ ],
+ "config.sourceGithub": [
+  "Von GitHub gepusht: ",
+  [
+   "repo"
+  ],
+  ", Branch ",
+  [
+   "branch"
+  ],
+  ", Commit ",
+  [
+   "commit"
+  ],
+  ", Datei ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Von GitHub gepusht: ",
+  [
+   "repo"
+  ],
+  ", Branch ",
+  [
+   "branch"
+  ],
+  ", Commit ",
+  [
+   "commit"
+  ],
+  ", Datei ",
+  [
+   "file"
+  ],
+  ", Workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Von einem Werkzeug gepusht, das seine Herkunft nicht angab."
+ ],
+ "config.sourceUnlinked": [
+  "Nicht verknüpft: Die Überschreibung wird hier oder über die API bearbeitet."
+ ],
+ "config.sourceWhat": [
+  "die Herkunft der Konfiguration"
+ ],
+ "config.unlink": [
+  "Verknüpfung lösen"
+ ],
+ "config.unlinkExplained": [
+  "Die Überschreibung bleibt, wie sie ist; das Dashboard nennt ihre Herkunft nicht mehr."
+ ],
+ "config.unlinkTitle": [
+  "Konfiguration von ihrer Quelle lösen?"
+ ],
+ "config.value": [
+  "Wert"
+ ],
+ "config.whatBranch": [
+  "die Überschreibung der Branch-Ebene"
+ ],
+ "config.whatEnvironment": [
+  "die Überschreibung der Umgebungsebene"
+ ],
+ "config.whatProject": [
+  "die Überschreibung der Projektebene"
+ ],
  "copy.copied": [
   "Kopiert."
  ],
@@ -186,6 +430,355 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "Einen Speicher verwenden"
+ ],
+ "emailDelete.delete": [
+  "Löschen"
+ ],
+ "emailDelete.deleteDraft": [
+  "Entwurf löschen"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Den Entwurf ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "emailDelete.deleteTemplate": [
+  "Vorlage löschen"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Die Vorlage ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Design löschen"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Das Design ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " wird endgültig entfernt; bereits daraus gesendete E-Mails bleiben in der Liste der gesendeten."
+ ],
+ "emailDelete.reset": [
+  "Zurücksetzen"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " zurücksetzen"
+ ],
+ "emailDelete.resetTemplate": [
+  "Vorlage zurücksetzen"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  " auf die eingebaute Vorlage zurücksetzen?"
+ ],
+ "emailDelete.resetTheme": [
+  "Design zurücksetzen"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  " auf das eingebaute Design zurücksetzen?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " ist das Design der E-Mails des Projekts: Default Light tritt an seine Stelle. Vorlagen und Entwürfe, die es nannten, verwenden das Design des Projekts."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " wird entfernt; das Senden über die ID schlägt ab jetzt fehl."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Ihre Änderungen an ",
+  [
+   "name"
+  ],
+  " werden verworfen: Die Plattform sendet wieder ihre eingebaute Version."
+ ],
+ "emailDelete.themeConsequence": [
+  "Vorlagen und Entwürfe, die ",
+  [
+   "name"
+  ],
+  " nannten, verwenden das Design des Projekts."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Ihre Änderungen an ",
+  [
+   "name"
+  ],
+  " werden verworfen und der eingebaute Quelltext wird wieder verwendet."
+ ],
+ "emailEditor.allEmails": [
+  "Alle E-Mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Zurück zu den E-Mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Entwurf: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Korrigieren Sie den Quelltext, um seine Texte zu bearbeiten."
+ ],
+ "emailEditor.goToLine": [
+  "Zu Zeile ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(Zeile ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Name"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Keine solche Vorlage"
+ ],
+ "emailEditor.noText": [
+  "Dieser Quelltext hat keinen statischen Text."
+ ],
+ "emailEditor.noTheme": [
+  "Kein Design"
+ ],
+ "emailEditor.noVariables": [
+  "Diese Vorlage liest keine Variablen."
+ ],
+ "emailEditor.position": [
+  "Zeile ",
+  [
+   "line"
+  ],
+  ", Spalte ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Vorschau"
+ ],
+ "emailEditor.previewFrame": [
+  "E-Mail-Vorschau"
+ ],
+ "emailEditor.projectTheme": [
+  "Das Design des Projekts"
+ ],
+ "emailEditor.readingTexts": [
+  "Texte werden gelesen…"
+ ],
+ "emailEditor.rendering": [
+  "Wird gerendert…"
+ ],
+ "emailEditor.source": [
+  "Quelltext (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Betreff: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Vorlage: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Text ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Texte"
+ ],
+ "emailEditor.theme": [
+  "Design"
+ ],
+ "emailEditor.themeTitle": [
+  "Design: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variablen"
+ ],
+ "emailEditor.variablesExplained": [
+  "Vorschauen verwenden die ",
+  [
+   "preview"
+  ],
+  " der Vorlage; E-Mails erhalten die Variablen, mit denen sie gesendet werden, sowie ",
+  [
+   "user"
+  ],
+  " und ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "Der gemeinsame Server sendet die eigenen E-Mails der Plattform im eingebauten Aussehen; zum Bearbeiten von Vorlagen und Senden von E-Mails brauchen Sie einen eigenen SMTP-Server."
+ ],
+ "emailServer.host": [
+  "SMTP-Host"
+ ],
+ "emailServer.noReason": [
+  "kein Grund angegeben"
+ ],
+ "emailServer.own": [
+  "Eigener SMTP-Server"
+ ],
+ "emailServer.password": [
+  "SMTP-Passwort"
+ ],
+ "emailServer.port": [
+  "SMTP-Port"
+ ],
+ "emailServer.save": [
+  "E-Mail-Server speichern"
+ ],
+ "emailServer.saved": [
+  "E-Mail-Server gespeichert."
+ ],
+ "emailServer.sendTest": [
+  "Test-E-Mail senden"
+ ],
+ "emailServer.senderEmail": [
+  "Absenderadresse"
+ ],
+ "emailServer.senderName": [
+  "Absendername"
+ ],
+ "emailServer.server": [
+  "Server-Art"
+ ],
+ "emailServer.shared": [
+  "Gemeinsamer Server"
+ ],
+ "emailServer.testForm": [
+  "Eine Test-E-Mail senden"
+ ],
+ "emailServer.testRecipient": [
+  "Empfänger der Test-E-Mail"
+ ],
+ "emailServer.testRefused": [
+  "Der Server hat sie abgelehnt: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "Der Server hat die Test-E-Mail für ",
+  [
+   "recipient"
+  ],
+  " angenommen."
+ ],
+ "emailServer.title": [
+  "E-Mail-Server"
+ ],
+ "emailServer.username": [
+  "SMTP-Benutzername"
+ ],
+ "emails.createDraft": [
+  "Entwurf erstellen"
+ ],
+ "emails.createTemplate": [
+  "Vorlage erstellen"
+ ],
+ "emails.createTheme": [
+  "Design erstellen"
+ ],
+ "emails.creating": [
+  "Wird erstellt…"
+ ],
+ "emails.drafts": [
+  "Entwürfe"
+ ],
+ "emails.draftsDescription": [
+  "E-Mails, die einmal geschrieben und an einige oder alle Benutzer gesendet werden."
+ ],
+ "emails.newDraftName": [
+  "Name des neuen Entwurfs"
+ ],
+ "emails.newTemplateName": [
+  "Name der neuen Vorlage"
+ ],
+ "emails.newThemeName": [
+  "Name des neuen Designs"
+ ],
+ "emails.noDrafts": [
+  "Noch keine Entwürfe."
+ ],
+ "emails.notSent": [
+  "nicht gesendet"
+ ],
+ "emails.outboxLink": [
+  "Gesendete E-Mails und Postausgang"
+ ],
+ "emails.projectTheme": [
+  "Design der E-Mails des Projekts"
+ ],
+ "emails.selected": [
+  "ausgewählt"
+ ],
+ "emails.sentAt": [
+  "gesendet ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Vorlagen"
+ ],
+ "emails.templatesDescription": [
+  "Die eigenen E-Mails der Plattform verwenden die Vorlage ihrer Art; Änderungen gelten ab der nächsten gesendeten E-Mail."
+ ],
+ "emails.themes": [
+  "Designs"
+ ],
+ "emails.themesDescription": [
+  "Ein Design umgibt den Inhalt jeder E-Mail (Kopfzeile, Fußzeile, Abmeldelink)."
  ],
  "error.generic": [
   "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
@@ -469,6 +1062,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "Jeder Status"
+ ],
+ "outbox.cancelEmail": [
+  "E-Mail abbrechen"
+ ],
+ "outbox.changeEmail": [
+  "E-Mail ändern"
+ ],
+ "outbox.content": [
+  "Inhalt"
+ ],
+ "outbox.delivery": [
+  "Zustellung"
+ ],
+ "outbox.deliveryDescription": [
+  "Von diesem Projekt gesendete E-Mails. Unzustellbarkeits- und Spam-Meldungen kommen von SMTP-Servern nicht an."
+ ],
+ "outbox.due": [
+  "Fällig"
+ ],
+ "outbox.dueOrSent": [
+  "Fällig oder gesendet"
+ ],
+ "outbox.emailContent": [
+  "E-Mail-Inhalt"
+ ],
+ "outbox.empty": [
+  "Der Postausgang ist leer."
+ ],
+ "outbox.error": [
+  "Fehler"
+ ],
+ "outbox.kind": [
+  "Art"
+ ],
+ "outbox.last30Days": [
+  "Letzte 30 Tage"
+ ],
+ "outbox.lastDay": [
+  "Letzter Tag"
+ ],
+ "outbox.lastError": [
+  "Letzter Fehler: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Letzte Stunde"
+ ],
+ "outbox.lastWeek": [
+  "Letzte Woche"
+ ],
+ "outbox.noContent": [
+  "Kein Inhalt."
+ ],
+ "outbox.noSubject": [
+  "(kein Betreff)"
+ ],
+ "outbox.noneSent": [
+  "Noch keine E-Mail gesendet."
+ ],
+ "outbox.noneWithStatus": [
+  "Keine E-Mails mit Status „",
+  [
+   "status"
+  ],
+  "“."
+ ],
+ "outbox.notEditable": [
+  "Eine E-Mail, die gerade gesendet wird oder gesendet wurde, kann nicht geändert werden."
+ ],
+ "outbox.notRendered": [
+  "Noch nicht gerendert: Sie wird beim Senden aus ihrer Vorlage gerendert, sofern Sie ihr HTML nicht hier schreiben."
+ ],
+ "outbox.note": [
+  "Hinweis"
+ ],
+ "outbox.outbox": [
+  "Postausgang"
+ ],
+ "outbox.outboxDescription": [
+  "Jede E-Mail des Projekts, die neuesten zuerst: eingereiht, wird gesendet, gesendet, fehlgeschlagen oder mit Grund übersprungen."
+ ],
+ "outbox.pagerLabel": [
+  "Seiten des Postausgangs"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Nur-Text (optional)"
+ ],
+ "outbox.rate": [
+  "Rate, letzte Minute"
+ ],
+ "outbox.saveChanges": [
+  "Änderungen speichern"
+ ],
+ "outbox.sendNow": [
+  "Jetzt senden"
+ ],
+ "outbox.sent": [
+  "Gesendet"
+ ],
+ "outbox.sentAt": [
+  "Gesendet am"
+ ],
+ "outbox.sentDescription": [
+  "Die neuesten 100 gesendeten oder versuchten E-Mails, die neuesten zuerst; eine noch nicht gesendete E-Mail zeigt ihren letzten Fehler."
+ ],
+ "outbox.sentEmails": [
+  "Gesendete E-Mails"
+ ],
+ "outbox.sentTerm": [
+  "Gesendet"
+ ],
+ "outbox.skipped": [
+  "Übersprungen: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Zustand"
+ ],
+ "outbox.statusFailed": [
+  "fehlgeschlagen"
+ ],
+ "outbox.statusQueued": [
+  "eingereiht"
+ ],
+ "outbox.statusSending": [
+  "wird gesendet"
+ ],
+ "outbox.statusSent": [
+  "gesendet"
+ ],
+ "outbox.statusSkipped": [
+  "übersprungen"
+ ],
+ "outbox.subject": [
+  "Betreff"
+ ],
+ "outbox.to": [
+  "An"
+ ],
  "pager.first": [
   "Erste Seite"
  ],
@@ -520,6 +1264,174 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projekte"
+ ],
+ "sendDraft.allUsers": [
+  "Alle Benutzer"
+ ],
+ "sendDraft.confirmTitle": [
+  "Diesen Entwurf senden?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Jeder Benutzer des Projekts erhält diese E-Mail."
+ ],
+ "sendDraft.lastSent": [
+  "Zuletzt gesendet ",
+  [
+   "date"
+  ],
+  ". Speichern Sie Ihre Änderungen vor dem Senden."
+ ],
+ "sendDraft.recipients": [
+  "Empfänger"
+ ],
+ "sendDraft.saveFirst": [
+  "Speichern Sie Ihre Änderungen vor dem Senden."
+ ],
+ "sendDraft.send": [
+  "Senden"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Senden…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "An ",
+     "#",
+     " Benutzer gesendet (Benutzer, die diese Art von E-Mail abgeschaltet haben, werden übersprungen)."
+    ],
+    "other": [
+     "An ",
+     "#",
+     " Benutzer gesendet (Benutzer, die diese Art von E-Mail abgeschaltet haben, werden übersprungen)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Betreff"
+ ],
+ "sendDraft.subjectHint": [
+  "Leer lassen für den eigenen Betreff des Entwurfs."
+ ],
+ "sendDraft.theseUsers": [
+  "Diese Benutzer"
+ ],
+ "sendDraft.title": [
+  "Senden"
+ ],
+ "sendDraft.userIds": [
+  "Benutzer-IDs"
+ ],
+ "sendDraft.userIdsHint": [
+  "Durch Kommas oder Leerzeichen getrennt."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Benutzer erhält diese E-Mail."
+    ],
+    "other": [
+     "#",
+     " Benutzer erhalten diese E-Mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Projektname zur Bestätigung"
+ ],
+ "settings.dangerDescription": [
+  "Das Löschen des Projekts löscht seine Benutzer, Teams, Schlüssel und Einstellungen. Es kann nicht rückgängig gemacht werden."
+ ],
+ "settings.dangerZone": [
+  "Gefahrenbereich"
+ ],
+ "settings.deleteExplained": [
+  "Alles im Projekt wird gelöscht. Geben Sie zur Bestätigung den Namen des Projekts ein."
+ ],
+ "settings.deleteForever": [
+  "Endgültig löschen"
+ ],
+ "settings.deleteProject": [
+  "Projekt löschen"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "settings.description": [
+  "Beschreibung"
+ ],
+ "settings.general": [
+  "Allgemein"
+ ],
+ "settings.logoDarkFull": [
+  "Vollständiges Logo für den Dunkelmodus"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo für den Dunkelmodus (quadratisch)"
+ ],
+ "settings.logoFull": [
+  "Vollständiges Logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… oder data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Vorschau: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logo (quadratisch)"
+ ],
+ "settings.newOwnerTeam": [
+  "Neues Eigentümer-Team"
+ ],
+ "settings.projectId": [
+  "Projekt-ID"
+ ],
+ "settings.projectName": [
+  "Projektname"
+ ],
+ "settings.save": [
+  "Speichern"
+ ],
+ "settings.saved": [
+  "Gespeichert."
+ ],
+ "settings.saving": [
+  "Wird gespeichert…"
+ ],
+ "settings.teamNotIn": [
+  "einem Team, dem Sie nicht angehören"
+ ],
+ "settings.transfer": [
+  "Übertragen"
+ ],
+ "settings.transferDescription": [
+  "Im Besitz von ",
+  [
+   "owner"
+  ],
+  ". Verschieben Sie es in ein anderes Ihrer Teams."
+ ],
+ "settings.transferred": [
+  "Übertragen."
+ ],
+ "settings.transferring": [
+  "Wird übertragen…"
  ],
  "shell.allProjects": [
   "Alle Projekte"

@@ -4,6 +4,75 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "⟦",
+  "Ţĥé åššîšţåñţ åñšwéŕéđ.",
+  "⟧"
+ ],
+ "aiChat.ask": [
+  "⟦",
+  "Åšķ ţĥé åššîšţåñţ",
+  "⟧"
+ ],
+ "aiChat.assistant": [
+  "⟦",
+  "Åššîšţåñţ",
+  "⟧"
+ ],
+ "aiChat.conversation": [
+  "⟦",
+  "Çöñvéŕšåţîöñ",
+  "⟧"
+ ],
+ "aiChat.description": [
+  "⟦",
+  "Åšķ ţĥé ÅÎ åššîšţåñţ åƀöûţ ţĥîš émåîĺ; îţ šééš ţĥé çöñvéŕšåţîöñ åñđ ţĥé šöûŕçé åš îţ îš îñ ţĥé éđîţöŕ.",
+  "⟧"
+ ],
+ "aiChat.loading": [
+  "⟦",
+  "Ĺöåđîñĝ ţĥé çöñvéŕšåţîöñ…",
+  "⟧"
+ ],
+ "aiChat.newConversation": [
+  "⟦",
+  "Ñéw çöñvéŕšåţîöñ",
+  "⟧"
+ ],
+ "aiChat.none": [
+  "⟦",
+  "Ñö méššåĝéš ýéţ.",
+  "⟧"
+ ],
+ "aiChat.send": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "aiChat.sendHint": [
+  "⟦",
+  "Çţŕĺ+Éñţéŕ (⌘+Éñţéŕ) šéñđš.",
+  "⟧"
+ ],
+ "aiChat.useCode": [
+  "⟦",
+  "Ûšé çöđé ",
+  [
+   "n"
+  ],
+  " îñ ţĥé éđîţöŕ",
+  "⟧"
+ ],
+ "aiChat.waiting": [
+  "⟦",
+  "Wåîţîñĝ föŕ ţĥé åñšwéŕ…",
+  "⟧"
+ ],
+ "aiChat.you": [
+  "⟦",
+  "Ýöû",
+  "⟧"
+ ],
  "auditLog.action": [
   "⟦",
   "Åçţîöñ",
@@ -156,6 +225,299 @@ export const messages: Messages = {
   "Wöŕķîñĝ…",
   "⟧"
  ],
+ "config.discard": [
+  "⟦",
+  "Đîšçåŕđ çĥåñĝéš",
+  "⟧"
+ ],
+ "config.effective": [
+  "⟦",
+  "Éfféçţîvé çöñfîĝ",
+  "⟧"
+ ],
+ "config.effectiveDescription": [
+  "⟦",
+  "Ţĥé đéfåûĺţš wîţĥ ţĥé övéŕŕîđé åppĺîéđ: évéŕý šéţţîñĝ, îţš våĺûé åñđ wĥéŕé îţ çöméš fŕöm.",
+  "⟧"
+ ],
+ "config.effectiveWhat": [
+  "⟦",
+  "ţĥé éfféçţîvé çöñfîĝ",
+  "⟧"
+ ],
+ "config.filter": [
+  "⟦",
+  "Fîĺţéŕ šéţţîñĝš",
+  "⟧"
+ ],
+ "config.from": [
+  "⟦",
+  "Fŕöm",
+  "⟧"
+ ],
+ "config.fromDefault": [
+  "⟦",
+  "đéfåûĺţ",
+  "⟧"
+ ],
+ "config.fromOverride": [
+  "⟦",
+  "övéŕŕîđé",
+  "⟧"
+ ],
+ "config.level": [
+  "⟦",
+  "Ĺévéĺ",
+  "⟧"
+ ],
+ "config.levelBranch": [
+  "⟦",
+  "Ɓŕåñçĥ",
+  "⟧"
+ ],
+ "config.levelEnvironment": [
+  "⟦",
+  "Éñvîŕöñméñţ",
+  "⟧"
+ ],
+ "config.levelProject": [
+  "⟦",
+  "Pŕöjéçţ",
+  "⟧"
+ ],
+ "config.noMatch": [
+  "⟦",
+  "Ñö šéţţîñĝ måţçĥéš “",
+  [
+   "filter"
+  ],
+  "”.",
+  "⟧"
+ ],
+ "config.otherKeys": [
+  "⟦",
+  "Öţĥéŕ ķéýš",
+  "⟧"
+ ],
+ "config.otherKeysHint": [
+  "⟦",
+  "Đöţţéđ påţĥš, šépåŕåţéđ ƀý çömmåš öŕ špåçéš (åûţĥ.öåûţĥ.pŕövîđéŕš.ĝîţĥûƀ).",
+  "⟧"
+ ],
+ "config.override": [
+  "⟦",
+  "Övéŕŕîđé",
+  "⟧"
+ ],
+ "config.overrideBranch": [
+  "⟦",
+  "Övéŕŕîđé (ƀŕåñçĥ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.overrideDescription": [
+  "⟦",
+  "Wĥåţ ţĥé pŕöjéçţ šéţš övéŕ ţĥé đéfåûĺţš, åš JŠÖÑ (đöţţéđ ķéýš åĺĺöwéđ). Ĝåţéĥöûšé ķéépš öñé övéŕŕîđé péŕ pŕöjéçţ: ţĥé pŕöjéçţ, ƀŕåñçĥ åñđ éñvîŕöñméñţ ĺévéĺš åĺĺ šĥöw åñđ éđîţ îţ.",
+  "⟧"
+ ],
+ "config.overrideEnvironment": [
+  "⟦",
+  "Övéŕŕîđé (éñvîŕöñméñţ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.overrideProject": [
+  "⟦",
+  "Övéŕŕîđé (pŕöjéçţ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.resetCount": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Ŕéšéţ ",
+     "#",
+     " ķéý"
+    ],
+    "other": [
+     "Ŕéšéţ ",
+     "#",
+     " ķéýš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "config.resetDone": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ķéý ŕéšéţ."
+    ],
+    "other": [
+     "#",
+     " ķéýš ŕéšéţ."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "config.resetExplained": [
+  "⟦",
+  "Ţĥé šéţţîñĝš åţ ţĥé çĥöšéñ påţĥš (åñđ ƀéĺöw ţĥém) ĝö ƀåçķ ţö ţĥéîŕ đéfåûĺţš.",
+  "⟧"
+ ],
+ "config.resetKeys": [
+  "⟦",
+  "Ŕéšéţ ķéýš",
+  "⟧"
+ ],
+ "config.resetOnlyBelow": [
+  "⟦",
+  "Ķéýš çåñ ƀé ŕéšéţ öñĺý åţ ţĥé ƀŕåñçĥ åñđ éñvîŕöñméñţ ĺévéĺš.",
+  "⟧"
+ ],
+ "config.resetting": [
+  "⟦",
+  "Ŕéšéţţîñĝ…",
+  "⟧"
+ ],
+ "config.saveOverride": [
+  "⟦",
+  "Šåvé övéŕŕîđé",
+  "⟧"
+ ],
+ "config.saved": [
+  "⟦",
+  "Övéŕŕîđé šåvéđ.",
+  "⟧"
+ ],
+ "config.secretHidden": [
+  "⟦",
+  "•••••• (šéé ţĥé övéŕŕîđé)",
+  "⟧"
+ ],
+ "config.setsNothing": [
+  "⟦",
+  "Ţĥé övéŕŕîđé šéţš ñöţĥîñĝ.",
+  "⟧"
+ ],
+ "config.setting": [
+  "⟦",
+  "Šéţţîñĝ",
+  "⟧"
+ ],
+ "config.source": [
+  "⟦",
+  "Šöûŕçé",
+  "⟧"
+ ],
+ "config.sourceDescription": [
+  "⟦",
+  "Wĥéŕé ţĥé övéŕŕîđé çåmé fŕöm. Éđîţš måđé ĥéŕé wĥîĺé îţ îš ĺîñķéđ åŕé övéŕwŕîţţéñ ƀý ţĥé ñéxţ pûšĥ.",
+  "⟧"
+ ],
+ "config.sourceGithub": [
+  "⟦",
+  "Pûšĥéđ fŕöm ĜîţĤûƀ: ",
+  [
+   "repo"
+  ],
+  ", ƀŕåñçĥ ",
+  [
+   "branch"
+  ],
+  ", çömmîţ ",
+  [
+   "commit"
+  ],
+  ", fîĺé ",
+  [
+   "file"
+  ],
+  ".",
+  "⟧"
+ ],
+ "config.sourceGithubWorkflow": [
+  "⟦",
+  "Pûšĥéđ fŕöm ĜîţĤûƀ: ",
+  [
+   "repo"
+  ],
+  ", ƀŕåñçĥ ",
+  [
+   "branch"
+  ],
+  ", çömmîţ ",
+  [
+   "commit"
+  ],
+  ", fîĺé ",
+  [
+   "file"
+  ],
+  ", wöŕķfĺöw ",
+  [
+   "workflow"
+  ],
+  ".",
+  "⟧"
+ ],
+ "config.sourceUnknown": [
+  "⟦",
+  "Pûšĥéđ fŕöm å ţööĺ ţĥåţ đîđ ñöţ šåý wĥéŕé fŕöm.",
+  "⟧"
+ ],
+ "config.sourceUnlinked": [
+  "⟦",
+  "Ñöţ ĺîñķéđ: ţĥé övéŕŕîđé îš éđîţéđ ĥéŕé öŕ ţĥŕöûĝĥ ţĥé ÅPÎ.",
+  "⟧"
+ ],
+ "config.sourceWhat": [
+  "⟦",
+  "ţĥé çöñfîĝ šöûŕçé",
+  "⟧"
+ ],
+ "config.unlink": [
+  "⟦",
+  "Ûñĺîñķ",
+  "⟧"
+ ],
+ "config.unlinkExplained": [
+  "⟦",
+  "Ţĥé övéŕŕîđé šţåýš åš îţ îš; ţĥé đåšĥƀöåŕđ ñö ĺöñĝéŕ ñåméš wĥéŕé îţ çåmé fŕöm.",
+  "⟧"
+ ],
+ "config.unlinkTitle": [
+  "⟦",
+  "Ûñĺîñķ ţĥé çöñfîĝ fŕöm îţš šöûŕçé?",
+  "⟧"
+ ],
+ "config.value": [
+  "⟦",
+  "Våĺûé",
+  "⟧"
+ ],
+ "config.whatBranch": [
+  "⟦",
+  "ţĥé ƀŕåñçĥ övéŕŕîđé",
+  "⟧"
+ ],
+ "config.whatEnvironment": [
+  "⟦",
+  "ţĥé éñvîŕöñméñţ övéŕŕîđé",
+  "⟧"
+ ],
+ "config.whatProject": [
+  "⟦",
+  "ţĥé pŕöjéçţ övéŕŕîđé",
+  "⟧"
+ ],
  "copy.copied": [
   "⟦",
   "Çöpîéđ.",
@@ -285,6 +647,525 @@ export const messages: Messages = {
  "dataVault.useTitle": [
   "⟦",
   "Ûšé å šţöŕé",
+  "⟧"
+ ],
+ "emailDelete.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "emailDelete.deleteDraft": [
+  "⟦",
+  "Đéĺéţé đŕåfţ",
+  "⟧"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé đŕåfţ ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailDelete.deleteTemplate": [
+  "⟦",
+  "Đéĺéţé ţémpĺåţé",
+  "⟧"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé ţémpĺåţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.deleteTheme": [
+  "⟦",
+  "Đéĺéţé ţĥémé",
+  "⟧"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé ţĥémé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.draftConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕémövéđ föŕ ĝööđ; émåîĺš åĺŕéåđý šéñţ fŕöm îţ šţåý îñ ţĥé šéñţ ĺîšţ.",
+  "⟧"
+ ],
+ "emailDelete.reset": [
+  "⟦",
+  "Ŕéšéţ",
+  "⟧"
+ ],
+ "emailDelete.resetNamed": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailDelete.resetTemplate": [
+  "⟦",
+  "Ŕéšéţ ţémpĺåţé",
+  "⟧"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  " ţö ţĥé ƀûîĺţ-îñ ţémpĺåţé?",
+  "⟧"
+ ],
+ "emailDelete.resetTheme": [
+  "⟦",
+  "Ŕéšéţ ţĥémé",
+  "⟧"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  " ţö ţĥé ƀûîĺţ-îñ ţĥémé?",
+  "⟧"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ţĥé ţĥémé öf ţĥé pŕöjéçţ'š émåîĺš: Đéfåûĺţ Ĺîĝĥţ ţåķéš îţš pĺåçé. Ţémpĺåţéš åñđ đŕåfţš ţĥåţ ñåméđ îţ ûšé ţĥé pŕöjéçţ'š ţĥémé.",
+  "⟧"
+ ],
+ "emailDelete.templateConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕémövéđ; šéñđîñĝ îţ ƀý îđ fåîĺš fŕöm ñöw öñ.",
+  "⟧"
+ ],
+ "emailDelete.templateResetConsequence": [
+  "⟦",
+  "Ýöûŕ çĥåñĝéš ţö ",
+  [
+   "name"
+  ],
+  " åŕé đŕöppéđ: ţĥé pĺåţföŕm šéñđš îţš ƀûîĺţ-îñ véŕšîöñ åĝåîñ.",
+  "⟧"
+ ],
+ "emailDelete.themeConsequence": [
+  "⟦",
+  "Ţémpĺåţéš åñđ đŕåfţš ţĥåţ ñåméđ ",
+  [
+   "name"
+  ],
+  " ûšé ţĥé pŕöjéçţ'š ţĥémé.",
+  "⟧"
+ ],
+ "emailDelete.themeResetConsequence": [
+  "⟦",
+  "Ýöûŕ çĥåñĝéš ţö ",
+  [
+   "name"
+  ],
+  " åŕé đŕöppéđ åñđ îţš ƀûîĺţ-îñ šöûŕçé îš ûšéđ åĝåîñ.",
+  "⟧"
+ ],
+ "emailEditor.allEmails": [
+  "⟦",
+  "Åĺĺ émåîĺš",
+  "⟧"
+ ],
+ "emailEditor.backToEmails": [
+  "⟦",
+  "Ɓåçķ ţö émåîĺš",
+  "⟧"
+ ],
+ "emailEditor.draftTitle": [
+  "⟦",
+  "Đŕåfţ: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.fixSource": [
+  "⟦",
+  "Fîx ţĥé šöûŕçé ţö éđîţ îţš ţéxţš.",
+  "⟧"
+ ],
+ "emailEditor.goToLine": [
+  "⟦",
+  "Ĝö ţö ĺîñé ",
+  [
+   "line"
+  ],
+  "⟧"
+ ],
+ "emailEditor.lineNumber": [
+  "⟦",
+  "(ĺîñé ",
+  [
+   "line"
+  ],
+  ")",
+  "⟧"
+ ],
+ "emailEditor.name": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "⟦",
+  "Ñö šûçĥ ţémpĺåţé",
+  "⟧"
+ ],
+ "emailEditor.noText": [
+  "⟦",
+  "Ţĥîš šöûŕçé ĥåš ñö šţåţîç ţéxţ.",
+  "⟧"
+ ],
+ "emailEditor.noTheme": [
+  "⟦",
+  "Ñö ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.noVariables": [
+  "⟦",
+  "Ţĥîš ţémpĺåţé ŕéåđš ñö våŕîåƀĺéš.",
+  "⟧"
+ ],
+ "emailEditor.position": [
+  "⟦",
+  "Ĺîñé ",
+  [
+   "line"
+  ],
+  ", çöĺûmñ ",
+  [
+   "column"
+  ],
+  ":",
+  "⟧"
+ ],
+ "emailEditor.preview": [
+  "⟦",
+  "Pŕévîéw",
+  "⟧"
+ ],
+ "emailEditor.previewFrame": [
+  "⟦",
+  "Émåîĺ pŕévîéw",
+  "⟧"
+ ],
+ "emailEditor.projectTheme": [
+  "⟦",
+  "Ţĥé pŕöjéçţ'š ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.readingTexts": [
+  "⟦",
+  "Ŕéåđîñĝ ţĥé ţéxţš…",
+  "⟧"
+ ],
+ "emailEditor.rendering": [
+  "⟦",
+  "Ŕéñđéŕîñĝ…",
+  "⟧"
+ ],
+ "emailEditor.source": [
+  "⟦",
+  "Šöûŕçé (ŢŠX)",
+  "⟧"
+ ],
+ "emailEditor.subject": [
+  "⟦",
+  "Šûƀjéçţ: ",
+  [
+   "subject"
+  ],
+  "⟧"
+ ],
+ "emailEditor.templateTitle": [
+  "⟦",
+  "Ţémpĺåţé: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.textNumber": [
+  "⟦",
+  "Ţéxţ ",
+  [
+   "n"
+  ],
+  "⟧"
+ ],
+ "emailEditor.texts": [
+  "⟦",
+  "Ţéxţš",
+  "⟧"
+ ],
+ "emailEditor.theme": [
+  "⟦",
+  "Ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.themeTitle": [
+  "⟦",
+  "Ţĥémé: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.variables": [
+  "⟦",
+  "Våŕîåƀĺéš",
+  "⟧"
+ ],
+ "emailEditor.variablesExplained": [
+  "⟦",
+  "Pŕévîéwš ûšé ţĥé ţémpĺåţé'š ",
+  [
+   "preview"
+  ],
+  "; émåîĺš ĝéţ ţĥé våŕîåƀĺéš ţĥéý åŕé šéñţ wîţĥ, pĺûš ",
+  [
+   "user"
+  ],
+  " åñđ ",
+  [
+   "project"
+  ],
+  ".",
+  "⟧"
+ ],
+ "emailServer.description": [
+  "⟦",
+  "Ţĥé šĥåŕéđ šéŕvéŕ šéñđš ţĥé pĺåţföŕm'š öwñ émåîĺš wîţĥ ţĥé ƀûîĺţ-îñ ĺööķ; éđîţîñĝ ţémpĺåţéš åñđ šéñđîñĝ émåîĺš ñééđ ýöûŕ öwñ ŠMŢP šéŕvéŕ.",
+  "⟧"
+ ],
+ "emailServer.host": [
+  "⟦",
+  "ŠMŢP ĥöšţ",
+  "⟧"
+ ],
+ "emailServer.noReason": [
+  "⟦",
+  "ñö ŕéåšöñ ĝîvéñ",
+  "⟧"
+ ],
+ "emailServer.own": [
+  "⟦",
+  "Öwñ ŠMŢP šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.password": [
+  "⟦",
+  "ŠMŢP påššwöŕđ",
+  "⟧"
+ ],
+ "emailServer.port": [
+  "⟦",
+  "ŠMŢP pöŕţ",
+  "⟧"
+ ],
+ "emailServer.save": [
+  "⟦",
+  "Šåvé émåîĺ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.saved": [
+  "⟦",
+  "Émåîĺ šéŕvéŕ šåvéđ.",
+  "⟧"
+ ],
+ "emailServer.sendTest": [
+  "⟦",
+  "Šéñđ ţéšţ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.senderEmail": [
+  "⟦",
+  "Šéñđéŕ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.senderName": [
+  "⟦",
+  "Šéñđéŕ ñåmé",
+  "⟧"
+ ],
+ "emailServer.server": [
+  "⟦",
+  "Šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.shared": [
+  "⟦",
+  "Šĥåŕéđ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.testForm": [
+  "⟦",
+  "Šéñđ å ţéšţ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.testRecipient": [
+  "⟦",
+  "Ţéšţ émåîĺ ŕéçîpîéñţ",
+  "⟧"
+ ],
+ "emailServer.testRefused": [
+  "⟦",
+  "Ţĥé šéŕvéŕ ŕéfûšéđ îţ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "emailServer.testTaken": [
+  "⟦",
+  "Ţĥé šéŕvéŕ ţööķ ţĥé ţéšţ émåîĺ föŕ ",
+  [
+   "recipient"
+  ],
+  ".",
+  "⟧"
+ ],
+ "emailServer.title": [
+  "⟦",
+  "Émåîĺ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.username": [
+  "⟦",
+  "ŠMŢP ûšéŕñåmé",
+  "⟧"
+ ],
+ "emails.createDraft": [
+  "⟦",
+  "Çŕéåţé đŕåfţ",
+  "⟧"
+ ],
+ "emails.createTemplate": [
+  "⟦",
+  "Çŕéåţé ţémpĺåţé",
+  "⟧"
+ ],
+ "emails.createTheme": [
+  "⟦",
+  "Çŕéåţé ţĥémé",
+  "⟧"
+ ],
+ "emails.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "emails.drafts": [
+  "⟦",
+  "Đŕåfţš",
+  "⟧"
+ ],
+ "emails.draftsDescription": [
+  "⟦",
+  "Émåîĺš wŕîţţéñ öñçé åñđ šéñţ ţö šömé öŕ åĺĺ ûšéŕš.",
+  "⟧"
+ ],
+ "emails.newDraftName": [
+  "⟦",
+  "Ñéw đŕåfţ ñåmé",
+  "⟧"
+ ],
+ "emails.newTemplateName": [
+  "⟦",
+  "Ñéw ţémpĺåţé ñåmé",
+  "⟧"
+ ],
+ "emails.newThemeName": [
+  "⟦",
+  "Ñéw ţĥémé ñåmé",
+  "⟧"
+ ],
+ "emails.noDrafts": [
+  "⟦",
+  "Ñö đŕåfţš ýéţ.",
+  "⟧"
+ ],
+ "emails.notSent": [
+  "⟦",
+  "ñöţ šéñţ",
+  "⟧"
+ ],
+ "emails.outboxLink": [
+  "⟦",
+  "Šéñţ émåîĺš åñđ öûţƀöx",
+  "⟧"
+ ],
+ "emails.projectTheme": [
+  "⟦",
+  "Ţĥémé öf ţĥé pŕöjéçţ'š émåîĺš",
+  "⟧"
+ ],
+ "emails.selected": [
+  "⟦",
+  "šéĺéçţéđ",
+  "⟧"
+ ],
+ "emails.sentAt": [
+  "⟦",
+  "šéñţ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "emails.templates": [
+  "⟦",
+  "Ţémpĺåţéš",
+  "⟧"
+ ],
+ "emails.templatesDescription": [
+  "⟦",
+  "Ţĥé pĺåţföŕm'š öwñ émåîĺš ûšé ţĥé ţémpĺåţé öf ţĥéîŕ ķîñđ; éđîţš åppĺý ţö ţĥé ñéxţ émåîĺ šéñţ.",
+  "⟧"
+ ],
+ "emails.themes": [
+  "⟦",
+  "Ţĥéméš",
+  "⟧"
+ ],
+ "emails.themesDescription": [
+  "⟦",
+  "Å ţĥémé wŕåpš ţĥé ƀöđý öf évéŕý émåîĺ (ĥéåđéŕ, fööţéŕ, ţĥé ûñšûƀšçŕîƀé ĺîñķ).",
   "⟧"
  ],
  "error.generic": [
@@ -738,6 +1619,249 @@ export const messages: Messages = {
   ],
   "⟧"
  ],
+ "outbox.anyStatus": [
+  "⟦",
+  "Åñý šţåţûš",
+  "⟧"
+ ],
+ "outbox.cancelEmail": [
+  "⟦",
+  "Çåñçéĺ émåîĺ",
+  "⟧"
+ ],
+ "outbox.changeEmail": [
+  "⟦",
+  "Çĥåñĝé ţĥé émåîĺ",
+  "⟧"
+ ],
+ "outbox.content": [
+  "⟦",
+  "Çöñţéñţ",
+  "⟧"
+ ],
+ "outbox.delivery": [
+  "⟦",
+  "Đéĺîvéŕý",
+  "⟧"
+ ],
+ "outbox.deliveryDescription": [
+  "⟦",
+  "Émåîĺš šéñţ ƀý ţĥîš pŕöjéçţ. Ɓöûñçéš åñđ špåm ŕépöŕţš åŕé ñöţ ŕéçéîvéđ fŕöm ŠMŢP šéŕvéŕš.",
+  "⟧"
+ ],
+ "outbox.due": [
+  "⟦",
+  "Đûé",
+  "⟧"
+ ],
+ "outbox.dueOrSent": [
+  "⟦",
+  "Đûé öŕ šéñţ",
+  "⟧"
+ ],
+ "outbox.emailContent": [
+  "⟦",
+  "Émåîĺ çöñţéñţ",
+  "⟧"
+ ],
+ "outbox.empty": [
+  "⟦",
+  "Ţĥé öûţƀöx îš émpţý.",
+  "⟧"
+ ],
+ "outbox.error": [
+  "⟦",
+  "Éŕŕöŕ",
+  "⟧"
+ ],
+ "outbox.kind": [
+  "⟦",
+  "Ķîñđ",
+  "⟧"
+ ],
+ "outbox.last30Days": [
+  "⟦",
+  "Ĺåšţ 30 đåýš",
+  "⟧"
+ ],
+ "outbox.lastDay": [
+  "⟦",
+  "Ĺåšţ đåý",
+  "⟧"
+ ],
+ "outbox.lastError": [
+  "⟦",
+  "Ĺåšţ éŕŕöŕ: ",
+  [
+   "error"
+  ],
+  "⟧"
+ ],
+ "outbox.lastHour": [
+  "⟦",
+  "Ĺåšţ ĥöûŕ",
+  "⟧"
+ ],
+ "outbox.lastWeek": [
+  "⟦",
+  "Ĺåšţ wééķ",
+  "⟧"
+ ],
+ "outbox.noContent": [
+  "⟦",
+  "Ñö çöñţéñţ.",
+  "⟧"
+ ],
+ "outbox.noSubject": [
+  "⟦",
+  "(ñö šûƀjéçţ)",
+  "⟧"
+ ],
+ "outbox.noneSent": [
+  "⟦",
+  "Ñö émåîĺ šéñţ ýéţ.",
+  "⟧"
+ ],
+ "outbox.noneWithStatus": [
+  "⟦",
+  "Ñö ",
+  [
+   "status"
+  ],
+  " émåîĺš.",
+  "⟧"
+ ],
+ "outbox.notEditable": [
+  "⟦",
+  "Åñ émåîĺ ţĥåţ îš šéñđîñĝ öŕ šéñţ çåññöţ ƀé çĥåñĝéđ.",
+  "⟧"
+ ],
+ "outbox.notRendered": [
+  "⟦",
+  "Ñöţ ŕéñđéŕéđ ýéţ: îţ îš ŕéñđéŕéđ fŕöm îţš ţémpĺåţé wĥéñ šéñţ, ûñĺéšš ýöû wŕîţé îţš ĤŢMĹ ĥéŕé.",
+  "⟧"
+ ],
+ "outbox.note": [
+  "⟦",
+  "Ñöţé",
+  "⟧"
+ ],
+ "outbox.outbox": [
+  "⟦",
+  "Öûţƀöx",
+  "⟧"
+ ],
+ "outbox.outboxDescription": [
+  "⟦",
+  "Évéŕý émåîĺ öf ţĥé pŕöjéçţ, ñéwéšţ fîŕšţ: qûéûéđ, šéñđîñĝ, šéñţ, fåîĺéđ, öŕ šķîppéđ wîţĥ ţĥé ŕéåšöñ.",
+  "⟧"
+ ],
+ "outbox.pagerLabel": [
+  "⟦",
+  "Påĝéš öf ţĥé öûţƀöx",
+  "⟧"
+ ],
+ "outbox.perSecond": [
+  "⟦",
+  [
+   "rate"
+  ],
+  "/š",
+  "⟧"
+ ],
+ "outbox.plainText": [
+  "⟦",
+  "Pĺåîñ ţéxţ (öpţîöñåĺ)",
+  "⟧"
+ ],
+ "outbox.rate": [
+  "⟦",
+  "Ŕåţé, ĺåšţ mîñûţé",
+  "⟧"
+ ],
+ "outbox.saveChanges": [
+  "⟦",
+  "Šåvé çĥåñĝéš",
+  "⟧"
+ ],
+ "outbox.sendNow": [
+  "⟦",
+  "Šéñđ ñöw",
+  "⟧"
+ ],
+ "outbox.sent": [
+  "⟦",
+  "Šéñţ",
+  "⟧"
+ ],
+ "outbox.sentAt": [
+  "⟦",
+  "Šéñţ åţ",
+  "⟧"
+ ],
+ "outbox.sentDescription": [
+  "⟦",
+  "Ţĥé ñéwéšţ 100 émåîĺš šéñţ öŕ ţŕîéđ, ñéwéšţ fîŕšţ; åñ émåîĺ ñöţ šéñţ ýéţ šĥöwš îţš ĺåšţ éŕŕöŕ.",
+  "⟧"
+ ],
+ "outbox.sentEmails": [
+  "⟦",
+  "Šéñţ émåîĺš",
+  "⟧"
+ ],
+ "outbox.sentTerm": [
+  "⟦",
+  "Šéñţ",
+  "⟧"
+ ],
+ "outbox.skipped": [
+  "⟦",
+  "Šķîppéđ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "outbox.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "outbox.statusFailed": [
+  "⟦",
+  "fåîĺéđ",
+  "⟧"
+ ],
+ "outbox.statusQueued": [
+  "⟦",
+  "qûéûéđ",
+  "⟧"
+ ],
+ "outbox.statusSending": [
+  "⟦",
+  "šéñđîñĝ",
+  "⟧"
+ ],
+ "outbox.statusSent": [
+  "⟦",
+  "šéñţ",
+  "⟧"
+ ],
+ "outbox.statusSkipped": [
+  "⟦",
+  "šķîppéđ",
+  "⟧"
+ ],
+ "outbox.subject": [
+  "⟦",
+  "Šûƀjéçţ",
+  "⟧"
+ ],
+ "outbox.to": [
+  "⟦",
+  "Ţö",
+  "⟧"
+ ],
  "pager.first": [
   "⟦",
   "Fîŕšţ påĝé",
@@ -812,6 +1936,259 @@ export const messages: Messages = {
  "projects.title": [
   "⟦",
   "Pŕöjéçţš",
+  "⟧"
+ ],
+ "sendDraft.allUsers": [
+  "⟦",
+  "Åĺĺ ûšéŕš",
+  "⟧"
+ ],
+ "sendDraft.confirmTitle": [
+  "⟦",
+  "Šéñđ ţĥîš đŕåfţ?",
+  "⟧"
+ ],
+ "sendDraft.everyUserGets": [
+  "⟦",
+  "Évéŕý ûšéŕ öf ţĥé pŕöjéçţ ĝéţš ţĥîš émåîĺ.",
+  "⟧"
+ ],
+ "sendDraft.lastSent": [
+  "⟦",
+  "Ĺåšţ šéñţ ",
+  [
+   "date"
+  ],
+  ". Šåvé ýöûŕ çĥåñĝéš ƀéföŕé šéñđîñĝ.",
+  "⟧"
+ ],
+ "sendDraft.recipients": [
+  "⟦",
+  "Ŕéçîpîéñţš",
+  "⟧"
+ ],
+ "sendDraft.saveFirst": [
+  "⟦",
+  "Šåvé ýöûŕ çĥåñĝéš ƀéföŕé šéñđîñĝ.",
+  "⟧"
+ ],
+ "sendDraft.send": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "sendDraft.sendEllipsis": [
+  "⟦",
+  "Šéñđ…",
+  "⟧"
+ ],
+ "sendDraft.sentTo": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Šéñţ ţö ",
+     "#",
+     " ûšéŕ (ûšéŕš wĥö ţûŕñéđ ţĥîš ķîñđ öf émåîĺ öff åŕé šķîppéđ)."
+    ],
+    "other": [
+     "Šéñţ ţö ",
+     "#",
+     " ûšéŕš (ûšéŕš wĥö ţûŕñéđ ţĥîš ķîñđ öf émåîĺ öff åŕé šķîppéđ)."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "sendDraft.subject": [
+  "⟦",
+  "Šûƀjéçţ",
+  "⟧"
+ ],
+ "sendDraft.subjectHint": [
+  "⟦",
+  "Ĺéåvé émpţý föŕ ţĥé đŕåfţ'š öwñ šûƀjéçţ.",
+  "⟧"
+ ],
+ "sendDraft.theseUsers": [
+  "⟦",
+  "Ţĥéšé ûšéŕš",
+  "⟧"
+ ],
+ "sendDraft.title": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "sendDraft.userIds": [
+  "⟦",
+  "Ûšéŕ îđš",
+  "⟧"
+ ],
+ "sendDraft.userIdsHint": [
+  "⟦",
+  "Šépåŕåţéđ ƀý çömmåš öŕ špåçéš.",
+  "⟧"
+ ],
+ "sendDraft.usersGet": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ûšéŕ ĝéţš ţĥîš émåîĺ."
+    ],
+    "other": [
+     "#",
+     " ûšéŕš ĝéţ ţĥîš émåîĺ."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "settings.confirmName": [
+  "⟦",
+  "Pŕöjéçţ ñåmé ţö çöñfîŕm",
+  "⟧"
+ ],
+ "settings.dangerDescription": [
+  "⟦",
+  "Đéĺéţîñĝ ţĥé pŕöjéçţ đéĺéţéš îţš ûšéŕš, ţéåmš, ķéýš åñđ šéţţîñĝš. Îţ çåññöţ ƀé ûñđöñé.",
+  "⟧"
+ ],
+ "settings.dangerZone": [
+  "⟦",
+  "Đåñĝéŕ žöñé",
+  "⟧"
+ ],
+ "settings.deleteExplained": [
+  "⟦",
+  "Évéŕýţĥîñĝ îñ ţĥé pŕöjéçţ îš đéĺéţéđ. Ţýpé ţĥé pŕöjéçţ'š ñåmé ţö çöñfîŕm.",
+  "⟧"
+ ],
+ "settings.deleteForever": [
+  "⟦",
+  "Đéĺéţé föŕévéŕ",
+  "⟧"
+ ],
+ "settings.deleteProject": [
+  "⟦",
+  "Đéĺéţé pŕöjéçţ",
+  "⟧"
+ ],
+ "settings.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "settings.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "settings.general": [
+  "⟦",
+  "Ĝéñéŕåĺ",
+  "⟧"
+ ],
+ "settings.logoDarkFull": [
+  "⟦",
+  "Fûĺĺ ĺöĝö föŕ đåŕķ möđé",
+  "⟧"
+ ],
+ "settings.logoDarkSquare": [
+  "⟦",
+  "Ĺöĝö föŕ đåŕķ möđé (šqûåŕé)",
+  "⟧"
+ ],
+ "settings.logoFull": [
+  "⟦",
+  "Fûĺĺ ĺöĝö",
+  "⟧"
+ ],
+ "settings.logoPlaceholder": [
+  "⟦",
+  "ĥţţpš://… öŕ đåţå:îmåĝé/…",
+  "⟧"
+ ],
+ "settings.logoPreview": [
+  "⟦",
+  [
+   "label"
+  ],
+  " pŕévîéw",
+  "⟧"
+ ],
+ "settings.logoSquare": [
+  "⟦",
+  "Ĺöĝö (šqûåŕé)",
+  "⟧"
+ ],
+ "settings.newOwnerTeam": [
+  "⟦",
+  "Ñéw öwñéŕ ţéåm",
+  "⟧"
+ ],
+ "settings.projectId": [
+  "⟦",
+  "Pŕöjéçţ îđ",
+  "⟧"
+ ],
+ "settings.projectName": [
+  "⟦",
+  "Pŕöjéçţ ñåmé",
+  "⟧"
+ ],
+ "settings.save": [
+  "⟦",
+  "Šåvé",
+  "⟧"
+ ],
+ "settings.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "settings.saving": [
+  "⟦",
+  "Šåvîñĝ…",
+  "⟧"
+ ],
+ "settings.teamNotIn": [
+  "⟦",
+  "å ţéåm ýöû åŕé ñöţ îñ",
+  "⟧"
+ ],
+ "settings.transfer": [
+  "⟦",
+  "Ţŕåñšféŕ",
+  "⟧"
+ ],
+ "settings.transferDescription": [
+  "⟦",
+  "Öwñéđ ƀý ",
+  [
+   "owner"
+  ],
+  ". Mövé îţ ţö åñöţĥéŕ öf ýöûŕ ţéåmš.",
+  "⟧"
+ ],
+ "settings.transferred": [
+  "⟦",
+  "Ţŕåñšféŕŕéđ.",
+  "⟧"
+ ],
+ "settings.transferring": [
+  "⟦",
+  "Ţŕåñšféŕŕîñĝ…",
   "⟧"
  ],
  "shell.allProjects": [

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "The assistant answered."
+ ],
+ "aiChat.ask": [
+  "Ask the assistant"
+ ],
+ "aiChat.assistant": [
+  "Assistant"
+ ],
+ "aiChat.conversation": [
+  "Conversation"
+ ],
+ "aiChat.description": [
+  "Ask the AI assistant about this email; it sees the conversation and the source as it is in the editor."
+ ],
+ "aiChat.loading": [
+  "Loading the conversation…"
+ ],
+ "aiChat.newConversation": [
+  "New conversation"
+ ],
+ "aiChat.none": [
+  "No messages yet."
+ ],
+ "aiChat.send": [
+  "Send"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter (⌘+Enter) sends."
+ ],
+ "aiChat.useCode": [
+  "Use code ",
+  [
+   "n"
+  ],
+  " in the editor"
+ ],
+ "aiChat.waiting": [
+  "Waiting for the answer…"
+ ],
+ "aiChat.you": [
+  "You"
+ ],
  "auditLog.action": [
   "Action"
  ],
@@ -102,6 +145,209 @@ export const messages: Messages = {
  "common.working": [
   "Working…"
  ],
+ "config.discard": [
+  "Discard changes"
+ ],
+ "config.effective": [
+  "Effective config"
+ ],
+ "config.effectiveDescription": [
+  "The defaults with the override applied: every setting, its value and where it comes from."
+ ],
+ "config.effectiveWhat": [
+  "the effective config"
+ ],
+ "config.filter": [
+  "Filter settings"
+ ],
+ "config.from": [
+  "From"
+ ],
+ "config.fromDefault": [
+  "default"
+ ],
+ "config.fromOverride": [
+  "override"
+ ],
+ "config.level": [
+  "Level"
+ ],
+ "config.levelBranch": [
+  "Branch"
+ ],
+ "config.levelEnvironment": [
+  "Environment"
+ ],
+ "config.levelProject": [
+  "Project"
+ ],
+ "config.noMatch": [
+  "No setting matches “",
+  [
+   "filter"
+  ],
+  "”."
+ ],
+ "config.otherKeys": [
+  "Other keys"
+ ],
+ "config.otherKeysHint": [
+  "Dotted paths, separated by commas or spaces (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Override"
+ ],
+ "config.overrideBranch": [
+  "Override (branch level)"
+ ],
+ "config.overrideDescription": [
+  "What the project sets over the defaults, as JSON (dotted keys allowed). Gatehouse keeps one override per project: the project, branch and environment levels all show and edit it."
+ ],
+ "config.overrideEnvironment": [
+  "Override (environment level)"
+ ],
+ "config.overrideProject": [
+  "Override (project level)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Reset ",
+     "#",
+     " key"
+    ],
+    "other": [
+     "Reset ",
+     "#",
+     " keys"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " key reset."
+    ],
+    "other": [
+     "#",
+     " keys reset."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "The settings at the chosen paths (and below them) go back to their defaults."
+ ],
+ "config.resetKeys": [
+  "Reset keys"
+ ],
+ "config.resetOnlyBelow": [
+  "Keys can be reset only at the branch and environment levels."
+ ],
+ "config.resetting": [
+  "Resetting…"
+ ],
+ "config.saveOverride": [
+  "Save override"
+ ],
+ "config.saved": [
+  "Override saved."
+ ],
+ "config.secretHidden": [
+  "•••••• (see the override)"
+ ],
+ "config.setsNothing": [
+  "The override sets nothing."
+ ],
+ "config.setting": [
+  "Setting"
+ ],
+ "config.source": [
+  "Source"
+ ],
+ "config.sourceDescription": [
+  "Where the override came from. Edits made here while it is linked are overwritten by the next push."
+ ],
+ "config.sourceGithub": [
+  "Pushed from GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", file ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Pushed from GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", file ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Pushed from a tool that did not say where from."
+ ],
+ "config.sourceUnlinked": [
+  "Not linked: the override is edited here or through the API."
+ ],
+ "config.sourceWhat": [
+  "the config source"
+ ],
+ "config.unlink": [
+  "Unlink"
+ ],
+ "config.unlinkExplained": [
+  "The override stays as it is; the dashboard no longer names where it came from."
+ ],
+ "config.unlinkTitle": [
+  "Unlink the config from its source?"
+ ],
+ "config.value": [
+  "Value"
+ ],
+ "config.whatBranch": [
+  "the branch override"
+ ],
+ "config.whatEnvironment": [
+  "the environment override"
+ ],
+ "config.whatProject": [
+  "the project override"
+ ],
  "copy.copied": [
   "Copied."
  ],
@@ -188,6 +434,357 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "Use a store"
+ ],
+ "emailDelete.delete": [
+  "Delete"
+ ],
+ "emailDelete.deleteDraft": [
+  "Delete draft"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Delete the draft ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Delete template"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Delete the template ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Delete theme"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Delete the theme ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " is removed for good; emails already sent from it stay in the sent list."
+ ],
+ "emailDelete.reset": [
+  "Reset"
+ ],
+ "emailDelete.resetNamed": [
+  "Reset ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Reset template"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Reset ",
+  [
+   "name"
+  ],
+  " to the built-in template?"
+ ],
+ "emailDelete.resetTheme": [
+  "Reset theme"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Reset ",
+  [
+   "name"
+  ],
+  " to the built-in theme?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " is the theme of the project's emails: Default Light takes its place. Templates and drafts that named it use the project's theme."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " is removed; sending it by id fails from now on."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Your changes to ",
+  [
+   "name"
+  ],
+  " are dropped: the platform sends its built-in version again."
+ ],
+ "emailDelete.themeConsequence": [
+  "Templates and drafts that named ",
+  [
+   "name"
+  ],
+  " use the project's theme."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Your changes to ",
+  [
+   "name"
+  ],
+  " are dropped and its built-in source is used again."
+ ],
+ "emailEditor.allEmails": [
+  "All emails"
+ ],
+ "emailEditor.backToEmails": [
+  "Back to emails"
+ ],
+ "emailEditor.draftTitle": [
+  "Draft: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Fix the source to edit its texts."
+ ],
+ "emailEditor.goToLine": [
+  "Go to line ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(line ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Name"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "No such template"
+ ],
+ "emailEditor.noText": [
+  "This source has no static text."
+ ],
+ "emailEditor.noTheme": [
+  "No theme"
+ ],
+ "emailEditor.noVariables": [
+  "This template reads no variables."
+ ],
+ "emailEditor.position": [
+  "Line ",
+  [
+   "line"
+  ],
+  ", column ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Preview"
+ ],
+ "emailEditor.previewFrame": [
+  "Email preview"
+ ],
+ "emailEditor.projectTheme": [
+  "The project's theme"
+ ],
+ "emailEditor.readingTexts": [
+  "Reading the texts…"
+ ],
+ "emailEditor.rendering": [
+  "Rendering…"
+ ],
+ "emailEditor.source": [
+  "Source (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Subject: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Template: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Text ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Texts"
+ ],
+ "emailEditor.theme": [
+  "Theme"
+ ],
+ "emailEditor.themeTitle": [
+  "Theme: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables"
+ ],
+ "emailEditor.variablesExplained": [
+  "Previews use the template's ",
+  [
+   "preview"
+  ],
+  "; emails get the variables they are sent with, plus ",
+  [
+   "user"
+  ],
+  " and ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "The shared server sends the platform's own emails with the built-in look; editing templates and sending emails need your own SMTP server."
+ ],
+ "emailServer.host": [
+  "SMTP host"
+ ],
+ "emailServer.noReason": [
+  "no reason given"
+ ],
+ "emailServer.own": [
+  "Own SMTP server"
+ ],
+ "emailServer.password": [
+  "SMTP password"
+ ],
+ "emailServer.port": [
+  "SMTP port"
+ ],
+ "emailServer.save": [
+  "Save email server"
+ ],
+ "emailServer.saved": [
+  "Email server saved."
+ ],
+ "emailServer.sendTest": [
+  "Send test email"
+ ],
+ "emailServer.senderEmail": [
+  "Sender email"
+ ],
+ "emailServer.senderName": [
+  "Sender name"
+ ],
+ "emailServer.server": [
+  "Server"
+ ],
+ "emailServer.shared": [
+  "Shared server"
+ ],
+ "emailServer.testForm": [
+  "Send a test email"
+ ],
+ "emailServer.testRecipient": [
+  "Test email recipient"
+ ],
+ "emailServer.testRefused": [
+  "The server refused it: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "The server took the test email for ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Email server"
+ ],
+ "emailServer.username": [
+  "SMTP username"
+ ],
+ "emails.createDraft": [
+  "Create draft"
+ ],
+ "emails.createTemplate": [
+  "Create template"
+ ],
+ "emails.createTheme": [
+  "Create theme"
+ ],
+ "emails.creating": [
+  "Creating…"
+ ],
+ "emails.drafts": [
+  "Drafts"
+ ],
+ "emails.draftsDescription": [
+  "Emails written once and sent to some or all users."
+ ],
+ "emails.newDraftName": [
+  "New draft name"
+ ],
+ "emails.newTemplateName": [
+  "New template name"
+ ],
+ "emails.newThemeName": [
+  "New theme name"
+ ],
+ "emails.noDrafts": [
+  "No drafts yet."
+ ],
+ "emails.notSent": [
+  "not sent"
+ ],
+ "emails.outboxLink": [
+  "Sent emails and outbox"
+ ],
+ "emails.projectTheme": [
+  "Theme of the project's emails"
+ ],
+ "emails.selected": [
+  "selected"
+ ],
+ "emails.sentAt": [
+  "sent ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Templates"
+ ],
+ "emails.templatesDescription": [
+  "The platform's own emails use the template of their kind; edits apply to the next email sent."
+ ],
+ "emails.themes": [
+  "Themes"
+ ],
+ "emails.themesDescription": [
+  "A theme wraps the body of every email (header, footer, the unsubscribe link)."
  ],
  "error.generic": [
   "Something went wrong. Try again."
@@ -472,6 +1069,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "Any status"
+ ],
+ "outbox.cancelEmail": [
+  "Cancel email"
+ ],
+ "outbox.changeEmail": [
+  "Change the email"
+ ],
+ "outbox.content": [
+  "Content"
+ ],
+ "outbox.delivery": [
+  "Delivery"
+ ],
+ "outbox.deliveryDescription": [
+  "Emails sent by this project. Bounces and spam reports are not received from SMTP servers."
+ ],
+ "outbox.due": [
+  "Due"
+ ],
+ "outbox.dueOrSent": [
+  "Due or sent"
+ ],
+ "outbox.emailContent": [
+  "Email content"
+ ],
+ "outbox.empty": [
+  "The outbox is empty."
+ ],
+ "outbox.error": [
+  "Error"
+ ],
+ "outbox.kind": [
+  "Kind"
+ ],
+ "outbox.last30Days": [
+  "Last 30 days"
+ ],
+ "outbox.lastDay": [
+  "Last day"
+ ],
+ "outbox.lastError": [
+  "Last error: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Last hour"
+ ],
+ "outbox.lastWeek": [
+  "Last week"
+ ],
+ "outbox.noContent": [
+  "No content."
+ ],
+ "outbox.noSubject": [
+  "(no subject)"
+ ],
+ "outbox.noneSent": [
+  "No email sent yet."
+ ],
+ "outbox.noneWithStatus": [
+  "No ",
+  [
+   "status"
+  ],
+  " emails."
+ ],
+ "outbox.notEditable": [
+  "An email that is sending or sent cannot be changed."
+ ],
+ "outbox.notRendered": [
+  "Not rendered yet: it is rendered from its template when sent, unless you write its HTML here."
+ ],
+ "outbox.note": [
+  "Note"
+ ],
+ "outbox.outbox": [
+  "Outbox"
+ ],
+ "outbox.outboxDescription": [
+  "Every email of the project, newest first: queued, sending, sent, failed, or skipped with the reason."
+ ],
+ "outbox.pagerLabel": [
+  "Pages of the outbox"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Plain text (optional)"
+ ],
+ "outbox.rate": [
+  "Rate, last minute"
+ ],
+ "outbox.saveChanges": [
+  "Save changes"
+ ],
+ "outbox.sendNow": [
+  "Send now"
+ ],
+ "outbox.sent": [
+  "Sent"
+ ],
+ "outbox.sentAt": [
+  "Sent at"
+ ],
+ "outbox.sentDescription": [
+  "The newest 100 emails sent or tried, newest first; an email not sent yet shows its last error."
+ ],
+ "outbox.sentEmails": [
+  "Sent emails"
+ ],
+ "outbox.sentTerm": [
+  "Sent"
+ ],
+ "outbox.skipped": [
+  "Skipped: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Status"
+ ],
+ "outbox.statusFailed": [
+  "failed"
+ ],
+ "outbox.statusQueued": [
+  "queued"
+ ],
+ "outbox.statusSending": [
+  "sending"
+ ],
+ "outbox.statusSent": [
+  "sent"
+ ],
+ "outbox.statusSkipped": [
+  "skipped"
+ ],
+ "outbox.subject": [
+  "Subject"
+ ],
+ "outbox.to": [
+  "To"
+ ],
  "pager.first": [
   "First page"
  ],
@@ -523,6 +1271,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projects"
+ ],
+ "sendDraft.allUsers": [
+  "All users"
+ ],
+ "sendDraft.confirmTitle": [
+  "Send this draft?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Every user of the project gets this email."
+ ],
+ "sendDraft.lastSent": [
+  "Last sent ",
+  [
+   "date"
+  ],
+  ". Save your changes before sending."
+ ],
+ "sendDraft.recipients": [
+  "Recipients"
+ ],
+ "sendDraft.saveFirst": [
+  "Save your changes before sending."
+ ],
+ "sendDraft.send": [
+  "Send"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Send…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Sent to ",
+     "#",
+     " user (users who turned this kind of email off are skipped)."
+    ],
+    "other": [
+     "Sent to ",
+     "#",
+     " users (users who turned this kind of email off are skipped)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Subject"
+ ],
+ "sendDraft.subjectHint": [
+  "Leave empty for the draft's own subject."
+ ],
+ "sendDraft.theseUsers": [
+  "These users"
+ ],
+ "sendDraft.title": [
+  "Send"
+ ],
+ "sendDraft.userIds": [
+  "User ids"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separated by commas or spaces."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " user gets this email."
+    ],
+    "other": [
+     "#",
+     " users get this email."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Project name to confirm"
+ ],
+ "settings.dangerDescription": [
+  "Deleting the project deletes its users, teams, keys and settings. It cannot be undone."
+ ],
+ "settings.dangerZone": [
+  "Danger zone"
+ ],
+ "settings.deleteExplained": [
+  "Everything in the project is deleted. Type the project's name to confirm."
+ ],
+ "settings.deleteForever": [
+  "Delete forever"
+ ],
+ "settings.deleteProject": [
+  "Delete project"
+ ],
+ "settings.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Description"
+ ],
+ "settings.general": [
+  "General"
+ ],
+ "settings.logoDarkFull": [
+  "Full logo for dark mode"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo for dark mode (square)"
+ ],
+ "settings.logoFull": [
+  "Full logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… or data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " preview"
+ ],
+ "settings.logoSquare": [
+  "Logo (square)"
+ ],
+ "settings.newOwnerTeam": [
+  "New owner team"
+ ],
+ "settings.projectId": [
+  "Project id"
+ ],
+ "settings.projectName": [
+  "Project name"
+ ],
+ "settings.save": [
+  "Save"
+ ],
+ "settings.saved": [
+  "Saved."
+ ],
+ "settings.saving": [
+  "Saving…"
+ ],
+ "settings.teamNotIn": [
+  "a team you are not in"
+ ],
+ "settings.transfer": [
+  "Transfer"
+ ],
+ "settings.transferDescription": [
+  "Owned by ",
+  [
+   "owner"
+  ],
+  ". Move it to another of your teams."
+ ],
+ "settings.transferred": [
+  "Transferred."
+ ],
+ "settings.transferring": [
+  "Transferring…"
  ],
  "shell.allProjects": [
   "All projects"

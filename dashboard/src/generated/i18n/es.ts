@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "El asistente respondió."
+ ],
+ "aiChat.ask": [
+  "Preguntar al asistente"
+ ],
+ "aiChat.assistant": [
+  "Asistente"
+ ],
+ "aiChat.conversation": [
+  "Conversación"
+ ],
+ "aiChat.description": [
+  "Pregunte al asistente de IA sobre este correo; ve la conversación y el código fuente tal como está en el editor."
+ ],
+ "aiChat.loading": [
+  "Cargando la conversación…"
+ ],
+ "aiChat.newConversation": [
+  "Nueva conversación"
+ ],
+ "aiChat.none": [
+  "Todavía no hay mensajes."
+ ],
+ "aiChat.send": [
+  "Enviar"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Intro (⌘+Intro) envía."
+ ],
+ "aiChat.useCode": [
+  "Usar el código ",
+  [
+   "n"
+  ],
+  " en el editor"
+ ],
+ "aiChat.waiting": [
+  "Esperando la respuesta…"
+ ],
+ "aiChat.you": [
+  "Usted"
+ ],
  "auditLog.action": [
   "Acción"
  ],
@@ -102,6 +145,209 @@ export const messages: Messages = {
  "common.working": [
   "Procesando…"
  ],
+ "config.discard": [
+  "Descartar cambios"
+ ],
+ "config.effective": [
+  "Configuración efectiva"
+ ],
+ "config.effectiveDescription": [
+  "Los valores predeterminados con la anulación aplicada: cada ajuste, su valor y de dónde viene."
+ ],
+ "config.effectiveWhat": [
+  "la configuración efectiva"
+ ],
+ "config.filter": [
+  "Filtrar ajustes"
+ ],
+ "config.from": [
+  "Origen"
+ ],
+ "config.fromDefault": [
+  "predeterminado"
+ ],
+ "config.fromOverride": [
+  "anulación"
+ ],
+ "config.level": [
+  "Nivel"
+ ],
+ "config.levelBranch": [
+  "Rama"
+ ],
+ "config.levelEnvironment": [
+  "Entorno"
+ ],
+ "config.levelProject": [
+  "Proyecto"
+ ],
+ "config.noMatch": [
+  "Ningún ajuste coincide con «",
+  [
+   "filter"
+  ],
+  "»."
+ ],
+ "config.otherKeys": [
+  "Otras claves"
+ ],
+ "config.otherKeysHint": [
+  "Rutas con puntos, separadas por comas o espacios (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Anulación"
+ ],
+ "config.overrideBranch": [
+  "Anulación (nivel de rama)"
+ ],
+ "config.overrideDescription": [
+  "Lo que el proyecto fija sobre los valores predeterminados, en JSON (se permiten claves con puntos). Gatehouse guarda una anulación por proyecto: los niveles de proyecto, rama y entorno la muestran y editan todos."
+ ],
+ "config.overrideEnvironment": [
+  "Anulación (nivel de entorno)"
+ ],
+ "config.overrideProject": [
+  "Anulación (nivel de proyecto)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Restablecer ",
+     "#",
+     " clave"
+    ],
+    "other": [
+     "Restablecer ",
+     "#",
+     " claves"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " clave restablecida."
+    ],
+    "other": [
+     "#",
+     " claves restablecidas."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Los ajustes de las rutas elegidas (y por debajo) vuelven a sus valores predeterminados."
+ ],
+ "config.resetKeys": [
+  "Restablecer claves"
+ ],
+ "config.resetOnlyBelow": [
+  "Las claves solo se pueden restablecer en los niveles de rama y entorno."
+ ],
+ "config.resetting": [
+  "Restableciendo…"
+ ],
+ "config.saveOverride": [
+  "Guardar anulación"
+ ],
+ "config.saved": [
+  "Anulación guardada."
+ ],
+ "config.secretHidden": [
+  "•••••• (vea la anulación)"
+ ],
+ "config.setsNothing": [
+  "La anulación no fija nada."
+ ],
+ "config.setting": [
+  "Ajuste"
+ ],
+ "config.source": [
+  "Fuente"
+ ],
+ "config.sourceDescription": [
+  "De dónde vino la anulación. Los cambios hechos aquí mientras está vinculada los sobrescribe el siguiente envío."
+ ],
+ "config.sourceGithub": [
+  "Enviado desde GitHub: ",
+  [
+   "repo"
+  ],
+  ", rama ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", archivo ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Enviado desde GitHub: ",
+  [
+   "repo"
+  ],
+  ", rama ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", archivo ",
+  [
+   "file"
+  ],
+  ", flujo de trabajo ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Enviado por una herramienta que no dijo desde dónde."
+ ],
+ "config.sourceUnlinked": [
+  "Sin vincular: la anulación se edita aquí o mediante la API."
+ ],
+ "config.sourceWhat": [
+  "la fuente de la configuración"
+ ],
+ "config.unlink": [
+  "Desvincular"
+ ],
+ "config.unlinkExplained": [
+  "La anulación queda como está; el panel ya no indica de dónde vino."
+ ],
+ "config.unlinkTitle": [
+  "¿Desvincular la configuración de su fuente?"
+ ],
+ "config.value": [
+  "Valor"
+ ],
+ "config.whatBranch": [
+  "la anulación de rama"
+ ],
+ "config.whatEnvironment": [
+  "la anulación de entorno"
+ ],
+ "config.whatProject": [
+  "la anulación de proyecto"
+ ],
  "copy.copied": [
   "Copiado."
  ],
@@ -188,6 +434,357 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "Usar un almacén"
+ ],
+ "emailDelete.delete": [
+  "Eliminar"
+ ],
+ "emailDelete.deleteDraft": [
+  "Eliminar borrador"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "¿Eliminar el borrador ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Eliminar plantilla"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "¿Eliminar la plantilla ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Eliminar tema"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "¿Eliminar el tema ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " se elimina para siempre; los correos ya enviados desde él permanecen en la lista de enviados."
+ ],
+ "emailDelete.reset": [
+  "Restablecer"
+ ],
+ "emailDelete.resetNamed": [
+  "Restablecer ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Restablecer plantilla"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "¿Restablecer ",
+  [
+   "name"
+  ],
+  " a la plantilla integrada?"
+ ],
+ "emailDelete.resetTheme": [
+  "Restablecer tema"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "¿Restablecer ",
+  [
+   "name"
+  ],
+  " al tema integrado?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " es el tema de los correos del proyecto: Default Light ocupa su lugar. Las plantillas y borradores que lo nombraban usan el tema del proyecto."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " se elimina; enviarlo por id falla a partir de ahora."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Sus cambios en ",
+  [
+   "name"
+  ],
+  " se descartan: la plataforma vuelve a enviar su versión integrada."
+ ],
+ "emailDelete.themeConsequence": [
+  "Las plantillas y borradores que nombraban ",
+  [
+   "name"
+  ],
+  " usan el tema del proyecto."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Sus cambios en ",
+  [
+   "name"
+  ],
+  " se descartan y se vuelve a usar su código integrado."
+ ],
+ "emailEditor.allEmails": [
+  "Todos los correos"
+ ],
+ "emailEditor.backToEmails": [
+  "Volver a los correos"
+ ],
+ "emailEditor.draftTitle": [
+  "Borrador: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrija el código fuente para editar sus textos."
+ ],
+ "emailEditor.goToLine": [
+  "Ir a la línea ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(línea ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nombre"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "No existe esa plantilla"
+ ],
+ "emailEditor.noText": [
+  "Este código fuente no tiene texto estático."
+ ],
+ "emailEditor.noTheme": [
+  "Sin tema"
+ ],
+ "emailEditor.noVariables": [
+  "Esta plantilla no lee variables."
+ ],
+ "emailEditor.position": [
+  "Línea ",
+  [
+   "line"
+  ],
+  ", columna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Vista previa"
+ ],
+ "emailEditor.previewFrame": [
+  "Vista previa del correo"
+ ],
+ "emailEditor.projectTheme": [
+  "El tema del proyecto"
+ ],
+ "emailEditor.readingTexts": [
+  "Leyendo los textos…"
+ ],
+ "emailEditor.rendering": [
+  "Renderizando…"
+ ],
+ "emailEditor.source": [
+  "Código fuente (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Asunto: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Plantilla: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texto ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textos"
+ ],
+ "emailEditor.theme": [
+  "Tema"
+ ],
+ "emailEditor.themeTitle": [
+  "Tema: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables de la plantilla"
+ ],
+ "emailEditor.variablesExplained": [
+  "Las vistas previas usan las ",
+  [
+   "preview"
+  ],
+  " de la plantilla; los correos reciben las variables con que se envían, más ",
+  [
+   "user"
+  ],
+  " y ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "El servidor compartido envía los correos propios de la plataforma con el aspecto integrado; para editar plantillas y enviar correos necesita su propio servidor SMTP."
+ ],
+ "emailServer.host": [
+  "Host SMTP"
+ ],
+ "emailServer.noReason": [
+  "sin motivo indicado"
+ ],
+ "emailServer.own": [
+  "Servidor SMTP propio"
+ ],
+ "emailServer.password": [
+  "Contraseña SMTP"
+ ],
+ "emailServer.port": [
+  "Puerto SMTP"
+ ],
+ "emailServer.save": [
+  "Guardar servidor de correo"
+ ],
+ "emailServer.saved": [
+  "Servidor de correo guardado."
+ ],
+ "emailServer.sendTest": [
+  "Enviar correo de prueba"
+ ],
+ "emailServer.senderEmail": [
+  "Correo del remitente"
+ ],
+ "emailServer.senderName": [
+  "Nombre del remitente"
+ ],
+ "emailServer.server": [
+  "Servidor"
+ ],
+ "emailServer.shared": [
+  "Servidor compartido"
+ ],
+ "emailServer.testForm": [
+  "Enviar un correo de prueba"
+ ],
+ "emailServer.testRecipient": [
+  "Destinatario del correo de prueba"
+ ],
+ "emailServer.testRefused": [
+  "El servidor lo rechazó: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "El servidor aceptó el correo de prueba para ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Servidor de correo"
+ ],
+ "emailServer.username": [
+  "Usuario SMTP"
+ ],
+ "emails.createDraft": [
+  "Crear borrador"
+ ],
+ "emails.createTemplate": [
+  "Crear plantilla"
+ ],
+ "emails.createTheme": [
+  "Crear tema"
+ ],
+ "emails.creating": [
+  "Creando…"
+ ],
+ "emails.drafts": [
+  "Borradores"
+ ],
+ "emails.draftsDescription": [
+  "Correos escritos una vez y enviados a algunos o a todos los usuarios."
+ ],
+ "emails.newDraftName": [
+  "Nombre del nuevo borrador"
+ ],
+ "emails.newTemplateName": [
+  "Nombre de la nueva plantilla"
+ ],
+ "emails.newThemeName": [
+  "Nombre del nuevo tema"
+ ],
+ "emails.noDrafts": [
+  "Todavía no hay borradores."
+ ],
+ "emails.notSent": [
+  "no enviado"
+ ],
+ "emails.outboxLink": [
+  "Correos enviados y bandeja de salida"
+ ],
+ "emails.projectTheme": [
+  "Tema de los correos del proyecto"
+ ],
+ "emails.selected": [
+  "seleccionado"
+ ],
+ "emails.sentAt": [
+  "enviado el ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Plantillas"
+ ],
+ "emails.templatesDescription": [
+  "Los correos propios de la plataforma usan la plantilla de su tipo; los cambios se aplican al siguiente correo enviado."
+ ],
+ "emails.themes": [
+  "Temas"
+ ],
+ "emails.themesDescription": [
+  "Un tema envuelve el cuerpo de cada correo (encabezado, pie, enlace para darse de baja)."
  ],
  "error.generic": [
   "Algo salió mal. Inténtalo de nuevo."
@@ -472,6 +1069,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "Cualquier estado"
+ ],
+ "outbox.cancelEmail": [
+  "Cancelar correo"
+ ],
+ "outbox.changeEmail": [
+  "Cambiar el correo"
+ ],
+ "outbox.content": [
+  "Contenido"
+ ],
+ "outbox.delivery": [
+  "Entrega"
+ ],
+ "outbox.deliveryDescription": [
+  "Correos enviados por este proyecto. Los rebotes y denuncias de spam no se reciben de los servidores SMTP."
+ ],
+ "outbox.due": [
+  "Programado"
+ ],
+ "outbox.dueOrSent": [
+  "Programado o enviado"
+ ],
+ "outbox.emailContent": [
+  "Contenido del correo"
+ ],
+ "outbox.empty": [
+  "La bandeja de salida está vacía."
+ ],
+ "outbox.error": [
+  "Fallo"
+ ],
+ "outbox.kind": [
+  "Tipo"
+ ],
+ "outbox.last30Days": [
+  "Últimos 30 días"
+ ],
+ "outbox.lastDay": [
+  "Último día"
+ ],
+ "outbox.lastError": [
+  "Último error: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Última hora"
+ ],
+ "outbox.lastWeek": [
+  "Última semana"
+ ],
+ "outbox.noContent": [
+  "Sin contenido."
+ ],
+ "outbox.noSubject": [
+  "(sin asunto)"
+ ],
+ "outbox.noneSent": [
+  "Todavía no se ha enviado ningún correo."
+ ],
+ "outbox.noneWithStatus": [
+  "No hay correos con estado «",
+  [
+   "status"
+  ],
+  "»."
+ ],
+ "outbox.notEditable": [
+  "Un correo que se está enviando o ya se envió no se puede cambiar."
+ ],
+ "outbox.notRendered": [
+  "Aún sin renderizar: se renderiza desde su plantilla al enviarse, salvo que escriba su HTML aquí."
+ ],
+ "outbox.note": [
+  "Nota"
+ ],
+ "outbox.outbox": [
+  "Bandeja de salida"
+ ],
+ "outbox.outboxDescription": [
+  "Cada correo del proyecto, primero los más recientes: en cola, enviándose, enviado, fallido u omitido con el motivo."
+ ],
+ "outbox.pagerLabel": [
+  "Páginas de la bandeja de salida"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texto sin formato (opcional)"
+ ],
+ "outbox.rate": [
+  "Ritmo, último minuto"
+ ],
+ "outbox.saveChanges": [
+  "Guardar cambios"
+ ],
+ "outbox.sendNow": [
+  "Enviar ahora"
+ ],
+ "outbox.sent": [
+  "Enviados"
+ ],
+ "outbox.sentAt": [
+  "Enviado el"
+ ],
+ "outbox.sentDescription": [
+  "Los 100 correos más recientes enviados o intentados, primero los más nuevos; uno aún sin enviar muestra su último error."
+ ],
+ "outbox.sentEmails": [
+  "Correos enviados"
+ ],
+ "outbox.sentTerm": [
+  "Enviado"
+ ],
+ "outbox.skipped": [
+  "Omitido: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Estado"
+ ],
+ "outbox.statusFailed": [
+  "fallido"
+ ],
+ "outbox.statusQueued": [
+  "en cola"
+ ],
+ "outbox.statusSending": [
+  "enviándose"
+ ],
+ "outbox.statusSent": [
+  "enviado"
+ ],
+ "outbox.statusSkipped": [
+  "omitido"
+ ],
+ "outbox.subject": [
+  "Asunto"
+ ],
+ "outbox.to": [
+  "Para"
+ ],
  "pager.first": [
   "Primera página"
  ],
@@ -523,6 +1271,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Proyectos"
+ ],
+ "sendDraft.allUsers": [
+  "Todos los usuarios"
+ ],
+ "sendDraft.confirmTitle": [
+  "¿Enviar este borrador?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Cada usuario del proyecto recibe este correo."
+ ],
+ "sendDraft.lastSent": [
+  "Último envío el ",
+  [
+   "date"
+  ],
+  ". Guarde sus cambios antes de enviar."
+ ],
+ "sendDraft.recipients": [
+  "Destinatarios"
+ ],
+ "sendDraft.saveFirst": [
+  "Guarde sus cambios antes de enviar."
+ ],
+ "sendDraft.send": [
+  "Enviar"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Enviar…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Enviado a ",
+     "#",
+     " usuario (se omiten los usuarios que desactivaron este tipo de correo)."
+    ],
+    "other": [
+     "Enviado a ",
+     "#",
+     " usuarios (se omiten los usuarios que desactivaron este tipo de correo)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Asunto"
+ ],
+ "sendDraft.subjectHint": [
+  "Déjelo vacío para usar el asunto del borrador."
+ ],
+ "sendDraft.theseUsers": [
+  "Estos usuarios"
+ ],
+ "sendDraft.title": [
+  "Envío"
+ ],
+ "sendDraft.userIds": [
+  "Ids de usuario"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separados por comas o espacios."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuario recibe este correo."
+    ],
+    "other": [
+     "#",
+     " usuarios reciben este correo."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nombre del proyecto para confirmar"
+ ],
+ "settings.dangerDescription": [
+  "Eliminar el proyecto elimina sus usuarios, equipos, claves y ajustes. No se puede deshacer."
+ ],
+ "settings.dangerZone": [
+  "Zona de peligro"
+ ],
+ "settings.deleteExplained": [
+  "Se elimina todo lo que hay en el proyecto. Escriba el nombre del proyecto para confirmar."
+ ],
+ "settings.deleteForever": [
+  "Eliminar para siempre"
+ ],
+ "settings.deleteProject": [
+  "Eliminar proyecto"
+ ],
+ "settings.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Descripción"
+ ],
+ "settings.general": [
+  "Ajustes generales"
+ ],
+ "settings.logoDarkFull": [
+  "Logotipo completo para el modo oscuro"
+ ],
+ "settings.logoDarkSquare": [
+  "Logotipo para el modo oscuro (cuadrado)"
+ ],
+ "settings.logoFull": [
+  "Logotipo completo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… o data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Vista previa: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logotipo (cuadrado)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nuevo equipo propietario"
+ ],
+ "settings.projectId": [
+  "Id del proyecto"
+ ],
+ "settings.projectName": [
+  "Nombre del proyecto"
+ ],
+ "settings.save": [
+  "Guardar"
+ ],
+ "settings.saved": [
+  "Guardado."
+ ],
+ "settings.saving": [
+  "Guardando…"
+ ],
+ "settings.teamNotIn": [
+  "un equipo al que usted no pertenece"
+ ],
+ "settings.transfer": [
+  "Transferir"
+ ],
+ "settings.transferDescription": [
+  "Pertenece a ",
+  [
+   "owner"
+  ],
+  ". Muévalo a otro de sus equipos."
+ ],
+ "settings.transferred": [
+  "Transferido."
+ ],
+ "settings.transferring": [
+  "Transfiriendo…"
  ],
  "shell.allProjects": [
   "Todos los proyectos"

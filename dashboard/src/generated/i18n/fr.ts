@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "L’assistant a répondu."
+ ],
+ "aiChat.ask": [
+  "Demander à l’assistant"
+ ],
+ "aiChat.assistant": [
+  "Assistant IA"
+ ],
+ "aiChat.conversation": [
+  "Conversation IA"
+ ],
+ "aiChat.description": [
+  "Interrogez l’assistant IA sur cet e-mail ; il voit la conversation et la source telle qu’elle est dans l’éditeur."
+ ],
+ "aiChat.loading": [
+  "Chargement de la conversation…"
+ ],
+ "aiChat.newConversation": [
+  "Nouvelle conversation"
+ ],
+ "aiChat.none": [
+  "Aucun message pour l’instant."
+ ],
+ "aiChat.send": [
+  "Envoyer"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Entrée (⌘+Entrée) envoie."
+ ],
+ "aiChat.useCode": [
+  "Utiliser le code ",
+  [
+   "n"
+  ],
+  " dans l’éditeur"
+ ],
+ "aiChat.waiting": [
+  "En attente de la réponse…"
+ ],
+ "aiChat.you": [
+  "Vous"
+ ],
  "auditLog.action": [
   "Opération"
  ],
@@ -102,6 +145,209 @@ export const messages: Messages = {
  "common.working": [
   "En cours…"
  ],
+ "config.discard": [
+  "Annuler les modifications"
+ ],
+ "config.effective": [
+  "Configuration effective"
+ ],
+ "config.effectiveDescription": [
+  "Les valeurs par défaut avec la surcharge appliquée : chaque paramètre, sa valeur et sa provenance."
+ ],
+ "config.effectiveWhat": [
+  "la configuration effective"
+ ],
+ "config.filter": [
+  "Filtrer les paramètres"
+ ],
+ "config.from": [
+  "Provenance"
+ ],
+ "config.fromDefault": [
+  "défaut"
+ ],
+ "config.fromOverride": [
+  "surcharge"
+ ],
+ "config.level": [
+  "Niveau"
+ ],
+ "config.levelBranch": [
+  "Branche"
+ ],
+ "config.levelEnvironment": [
+  "Environnement"
+ ],
+ "config.levelProject": [
+  "Projet"
+ ],
+ "config.noMatch": [
+  "Aucun paramètre ne correspond à « ",
+  [
+   "filter"
+  ],
+  " »."
+ ],
+ "config.otherKeys": [
+  "Autres clés"
+ ],
+ "config.otherKeysHint": [
+  "Chemins à points, séparés par des virgules ou des espaces (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Surcharge"
+ ],
+ "config.overrideBranch": [
+  "Surcharge (niveau branche)"
+ ],
+ "config.overrideDescription": [
+  "Ce que le projet définit par-dessus les valeurs par défaut, en JSON (clés à points autorisées). Gatehouse conserve une seule surcharge par projet : les niveaux projet, branche et environnement l’affichent et la modifient tous."
+ ],
+ "config.overrideEnvironment": [
+  "Surcharge (niveau environnement)"
+ ],
+ "config.overrideProject": [
+  "Surcharge (niveau projet)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Réinitialiser ",
+     "#",
+     " clé"
+    ],
+    "other": [
+     "Réinitialiser ",
+     "#",
+     " clés"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " clé réinitialisée."
+    ],
+    "other": [
+     "#",
+     " clés réinitialisées."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Les paramètres aux chemins choisis (et en dessous) reviennent à leurs valeurs par défaut."
+ ],
+ "config.resetKeys": [
+  "Réinitialiser des clés"
+ ],
+ "config.resetOnlyBelow": [
+  "Les clés ne peuvent être réinitialisées qu’aux niveaux branche et environnement."
+ ],
+ "config.resetting": [
+  "Réinitialisation…"
+ ],
+ "config.saveOverride": [
+  "Enregistrer la surcharge"
+ ],
+ "config.saved": [
+  "Surcharge enregistrée."
+ ],
+ "config.secretHidden": [
+  "•••••• (voir la surcharge)"
+ ],
+ "config.setsNothing": [
+  "La surcharge ne définit rien."
+ ],
+ "config.setting": [
+  "Paramètre"
+ ],
+ "config.source": [
+  "Origine"
+ ],
+ "config.sourceDescription": [
+  "D’où vient la surcharge. Les modifications faites ici tant qu’elle est liée sont écrasées par le prochain envoi."
+ ],
+ "config.sourceGithub": [
+  "Envoyé depuis GitHub : ",
+  [
+   "repo"
+  ],
+  ", branche ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", fichier ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Envoyé depuis GitHub : ",
+  [
+   "repo"
+  ],
+  ", branche ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", fichier ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Envoyé par un outil qui n’a pas dit d’où."
+ ],
+ "config.sourceUnlinked": [
+  "Non liée : la surcharge se modifie ici ou via l’API."
+ ],
+ "config.sourceWhat": [
+  "l’origine de la configuration"
+ ],
+ "config.unlink": [
+  "Délier"
+ ],
+ "config.unlinkExplained": [
+  "La surcharge reste telle quelle ; le tableau de bord n’indique plus d’où elle vient."
+ ],
+ "config.unlinkTitle": [
+  "Délier la configuration de son origine ?"
+ ],
+ "config.value": [
+  "Valeur"
+ ],
+ "config.whatBranch": [
+  "la surcharge de branche"
+ ],
+ "config.whatEnvironment": [
+  "la surcharge d’environnement"
+ ],
+ "config.whatProject": [
+  "la surcharge de projet"
+ ],
  "copy.copied": [
   "Copié."
  ],
@@ -188,6 +434,357 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "Utiliser un coffre"
+ ],
+ "emailDelete.delete": [
+  "Supprimer"
+ ],
+ "emailDelete.deleteDraft": [
+  "Supprimer le brouillon"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Supprimer le brouillon ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Supprimer le modèle"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Supprimer le modèle ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Supprimer le thème"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Supprimer le thème ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " est supprimé définitivement ; les e-mails déjà envoyés à partir de lui restent dans la liste des envois."
+ ],
+ "emailDelete.reset": [
+  "Réinitialiser"
+ ],
+ "emailDelete.resetNamed": [
+  "Réinitialiser ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Réinitialiser le modèle"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Réinitialiser ",
+  [
+   "name"
+  ],
+  " au modèle intégré ?"
+ ],
+ "emailDelete.resetTheme": [
+  "Réinitialiser le thème"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Réinitialiser ",
+  [
+   "name"
+  ],
+  " au thème intégré ?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " est le thème des e-mails du projet : Default Light le remplace. Les modèles et brouillons qui le nommaient utilisent le thème du projet."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " est supprimé ; l’envoyer par son identifiant échoue désormais."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Vos modifications de ",
+  [
+   "name"
+  ],
+  " sont abandonnées : la plateforme envoie de nouveau sa version intégrée."
+ ],
+ "emailDelete.themeConsequence": [
+  "Les modèles et brouillons qui nommaient ",
+  [
+   "name"
+  ],
+  " utilisent le thème du projet."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Vos modifications de ",
+  [
+   "name"
+  ],
+  " sont abandonnées et sa source intégrée est de nouveau utilisée."
+ ],
+ "emailEditor.allEmails": [
+  "Tous les e-mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Retour aux e-mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Brouillon : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrigez la source pour modifier ses textes."
+ ],
+ "emailEditor.goToLine": [
+  "Aller à la ligne ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(ligne ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nom"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Modèle introuvable"
+ ],
+ "emailEditor.noText": [
+  "Cette source n’a pas de texte statique."
+ ],
+ "emailEditor.noTheme": [
+  "Aucun thème"
+ ],
+ "emailEditor.noVariables": [
+  "Ce modèle ne lit aucune variable."
+ ],
+ "emailEditor.position": [
+  "Ligne ",
+  [
+   "line"
+  ],
+  ", colonne ",
+  [
+   "column"
+  ],
+  " :"
+ ],
+ "emailEditor.preview": [
+  "Aperçu"
+ ],
+ "emailEditor.previewFrame": [
+  "Aperçu de l’e-mail"
+ ],
+ "emailEditor.projectTheme": [
+  "Le thème du projet"
+ ],
+ "emailEditor.readingTexts": [
+  "Lecture des textes…"
+ ],
+ "emailEditor.rendering": [
+  "Rendu en cours…"
+ ],
+ "emailEditor.source": [
+  "Source (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Objet : ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Modèle : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texte ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textes"
+ ],
+ "emailEditor.theme": [
+  "Thème"
+ ],
+ "emailEditor.themeTitle": [
+  "Thème : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables du modèle"
+ ],
+ "emailEditor.variablesExplained": [
+  "Les aperçus utilisent les ",
+  [
+   "preview"
+  ],
+  " du modèle ; les e-mails reçoivent les variables avec lesquelles ils sont envoyés, plus ",
+  [
+   "user"
+  ],
+  " et ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "Le serveur partagé envoie les e-mails de la plateforme avec l’apparence intégrée ; modifier les modèles et envoyer des e-mails nécessite votre propre serveur SMTP."
+ ],
+ "emailServer.host": [
+  "Hôte SMTP"
+ ],
+ "emailServer.noReason": [
+  "aucune raison donnée"
+ ],
+ "emailServer.own": [
+  "Propre serveur SMTP"
+ ],
+ "emailServer.password": [
+  "Mot de passe SMTP"
+ ],
+ "emailServer.port": [
+  "Port SMTP"
+ ],
+ "emailServer.save": [
+  "Enregistrer le serveur d’e-mail"
+ ],
+ "emailServer.saved": [
+  "Serveur d’e-mail enregistré."
+ ],
+ "emailServer.sendTest": [
+  "Envoyer un e-mail de test"
+ ],
+ "emailServer.senderEmail": [
+  "E-mail de l’expéditeur"
+ ],
+ "emailServer.senderName": [
+  "Nom de l’expéditeur"
+ ],
+ "emailServer.server": [
+  "Serveur"
+ ],
+ "emailServer.shared": [
+  "Serveur partagé"
+ ],
+ "emailServer.testForm": [
+  "Envoyer un e-mail de test"
+ ],
+ "emailServer.testRecipient": [
+  "Destinataire de l’e-mail de test"
+ ],
+ "emailServer.testRefused": [
+  "Le serveur l’a refusé : ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "Le serveur a accepté l’e-mail de test pour ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Serveur d’e-mail"
+ ],
+ "emailServer.username": [
+  "Nom d’utilisateur SMTP"
+ ],
+ "emails.createDraft": [
+  "Créer le brouillon"
+ ],
+ "emails.createTemplate": [
+  "Créer le modèle"
+ ],
+ "emails.createTheme": [
+  "Créer le thème"
+ ],
+ "emails.creating": [
+  "Création…"
+ ],
+ "emails.drafts": [
+  "Brouillons"
+ ],
+ "emails.draftsDescription": [
+  "Des e-mails rédigés une fois et envoyés à certains ou à tous les utilisateurs."
+ ],
+ "emails.newDraftName": [
+  "Nom du nouveau brouillon"
+ ],
+ "emails.newTemplateName": [
+  "Nom du nouveau modèle"
+ ],
+ "emails.newThemeName": [
+  "Nom du nouveau thème"
+ ],
+ "emails.noDrafts": [
+  "Aucun brouillon pour l’instant."
+ ],
+ "emails.notSent": [
+  "non envoyé"
+ ],
+ "emails.outboxLink": [
+  "E-mails envoyés et boîte d’envoi"
+ ],
+ "emails.projectTheme": [
+  "Thème des e-mails du projet"
+ ],
+ "emails.selected": [
+  "sélectionné"
+ ],
+ "emails.sentAt": [
+  "envoyé le ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Modèles"
+ ],
+ "emails.templatesDescription": [
+  "Les e-mails de la plateforme utilisent le modèle de leur type ; les modifications s’appliquent au prochain e-mail envoyé."
+ ],
+ "emails.themes": [
+  "Thèmes"
+ ],
+ "emails.themesDescription": [
+  "Un thème enveloppe le corps de chaque e-mail (en-tête, pied de page, lien de désabonnement)."
  ],
  "error.generic": [
   "Une erreur s’est produite. Réessayez."
@@ -472,6 +1069,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "Tous les statuts"
+ ],
+ "outbox.cancelEmail": [
+  "Annuler l’e-mail"
+ ],
+ "outbox.changeEmail": [
+  "Modifier l’e-mail"
+ ],
+ "outbox.content": [
+  "Contenu"
+ ],
+ "outbox.delivery": [
+  "Livraison"
+ ],
+ "outbox.deliveryDescription": [
+  "E-mails envoyés par ce projet. Les rebonds et signalements de spam ne sont pas reçus des serveurs SMTP."
+ ],
+ "outbox.due": [
+  "Prévu"
+ ],
+ "outbox.dueOrSent": [
+  "Prévu ou envoyé"
+ ],
+ "outbox.emailContent": [
+  "Contenu de l’e-mail"
+ ],
+ "outbox.empty": [
+  "La boîte d’envoi est vide."
+ ],
+ "outbox.error": [
+  "Erreur"
+ ],
+ "outbox.kind": [
+  "Type"
+ ],
+ "outbox.last30Days": [
+  "30 derniers jours"
+ ],
+ "outbox.lastDay": [
+  "Dernier jour"
+ ],
+ "outbox.lastError": [
+  "Dernière erreur : ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Dernière heure"
+ ],
+ "outbox.lastWeek": [
+  "Dernière semaine"
+ ],
+ "outbox.noContent": [
+  "Aucun contenu."
+ ],
+ "outbox.noSubject": [
+  "(sans objet)"
+ ],
+ "outbox.noneSent": [
+  "Aucun e-mail envoyé pour l’instant."
+ ],
+ "outbox.noneWithStatus": [
+  "Aucun e-mail au statut « ",
+  [
+   "status"
+  ],
+  " »."
+ ],
+ "outbox.notEditable": [
+  "Un e-mail en cours d’envoi ou envoyé ne peut pas être modifié."
+ ],
+ "outbox.notRendered": [
+  "Pas encore rendu : il est rendu à partir de son modèle à l’envoi, sauf si vous écrivez son HTML ici."
+ ],
+ "outbox.note": [
+  "Remarque"
+ ],
+ "outbox.outbox": [
+  "Boîte d’envoi"
+ ],
+ "outbox.outboxDescription": [
+  "Chaque e-mail du projet, les plus récents d’abord : en file, en cours d’envoi, envoyé, en échec, ou ignoré avec la raison."
+ ],
+ "outbox.pagerLabel": [
+  "Pages de la boîte d’envoi"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texte brut (facultatif)"
+ ],
+ "outbox.rate": [
+  "Débit, dernière minute"
+ ],
+ "outbox.saveChanges": [
+  "Enregistrer les modifications"
+ ],
+ "outbox.sendNow": [
+  "Envoyer maintenant"
+ ],
+ "outbox.sent": [
+  "Envoyés"
+ ],
+ "outbox.sentAt": [
+  "Envoyé le"
+ ],
+ "outbox.sentDescription": [
+  "Les 100 derniers e-mails envoyés ou tentés, les plus récents d’abord ; un e-mail pas encore envoyé affiche sa dernière erreur."
+ ],
+ "outbox.sentEmails": [
+  "E-mails envoyés"
+ ],
+ "outbox.sentTerm": [
+  "Envoyé"
+ ],
+ "outbox.skipped": [
+  "Ignoré : ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Statut"
+ ],
+ "outbox.statusFailed": [
+  "en échec"
+ ],
+ "outbox.statusQueued": [
+  "en file"
+ ],
+ "outbox.statusSending": [
+  "en cours d’envoi"
+ ],
+ "outbox.statusSent": [
+  "envoyé"
+ ],
+ "outbox.statusSkipped": [
+  "ignoré"
+ ],
+ "outbox.subject": [
+  "Objet"
+ ],
+ "outbox.to": [
+  "À"
+ ],
  "pager.first": [
   "Première page"
  ],
@@ -523,6 +1271,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projets"
+ ],
+ "sendDraft.allUsers": [
+  "Tous les utilisateurs"
+ ],
+ "sendDraft.confirmTitle": [
+  "Envoyer ce brouillon ?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Chaque utilisateur du projet reçoit cet e-mail."
+ ],
+ "sendDraft.lastSent": [
+  "Dernier envoi le ",
+  [
+   "date"
+  ],
+  ". Enregistrez vos modifications avant d’envoyer."
+ ],
+ "sendDraft.recipients": [
+  "Destinataires"
+ ],
+ "sendDraft.saveFirst": [
+  "Enregistrez vos modifications avant d’envoyer."
+ ],
+ "sendDraft.send": [
+  "Envoyer"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Envoyer…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Envoyé à ",
+     "#",
+     " utilisateur (ceux qui ont désactivé ce type d’e-mail sont ignorés)."
+    ],
+    "other": [
+     "Envoyé à ",
+     "#",
+     " utilisateurs (ceux qui ont désactivé ce type d’e-mail sont ignorés)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Objet"
+ ],
+ "sendDraft.subjectHint": [
+  "Laissez vide pour l’objet du brouillon."
+ ],
+ "sendDraft.theseUsers": [
+  "Ces utilisateurs"
+ ],
+ "sendDraft.title": [
+  "Envoi"
+ ],
+ "sendDraft.userIds": [
+  "Identifiants des utilisateurs"
+ ],
+ "sendDraft.userIdsHint": [
+  "Séparés par des virgules ou des espaces."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " utilisateur reçoit cet e-mail."
+    ],
+    "other": [
+     "#",
+     " utilisateurs reçoivent cet e-mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nom du projet pour confirmer"
+ ],
+ "settings.dangerDescription": [
+  "Supprimer le projet supprime ses utilisateurs, équipes, clés et paramètres. C’est irréversible."
+ ],
+ "settings.dangerZone": [
+  "Zone de danger"
+ ],
+ "settings.deleteExplained": [
+  "Tout le contenu du projet est supprimé. Saisissez le nom du projet pour confirmer."
+ ],
+ "settings.deleteForever": [
+  "Supprimer définitivement"
+ ],
+ "settings.deleteProject": [
+  "Supprimer le projet"
+ ],
+ "settings.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "settings.description": [
+  "Descriptif"
+ ],
+ "settings.general": [
+  "Général"
+ ],
+ "settings.logoDarkFull": [
+  "Logo complet pour le mode sombre"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo pour le mode sombre (carré)"
+ ],
+ "settings.logoFull": [
+  "Logo complet"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Aperçu : ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logo (carré)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nouvelle équipe propriétaire"
+ ],
+ "settings.projectId": [
+  "Identifiant du projet"
+ ],
+ "settings.projectName": [
+  "Nom du projet"
+ ],
+ "settings.save": [
+  "Enregistrer"
+ ],
+ "settings.saved": [
+  "Enregistré."
+ ],
+ "settings.saving": [
+  "Enregistrement…"
+ ],
+ "settings.teamNotIn": [
+  "une équipe dont vous ne faites pas partie"
+ ],
+ "settings.transfer": [
+  "Transférer"
+ ],
+ "settings.transferDescription": [
+  "Appartient à ",
+  [
+   "owner"
+  ],
+  ". Déplacez-le vers une autre de vos équipes."
+ ],
+ "settings.transferred": [
+  "Transféré."
+ ],
+ "settings.transferring": [
+  "Transfert…"
  ],
  "shell.allProjects": [
   "Tous les projets"

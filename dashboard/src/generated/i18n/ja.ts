@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "アシスタントが回答しました。"
+ ],
+ "aiChat.ask": [
+  "アシスタントに質問"
+ ],
+ "aiChat.assistant": [
+  "アシスタント"
+ ],
+ "aiChat.conversation": [
+  "会話"
+ ],
+ "aiChat.description": [
+  "このメールについて AI アシスタントに質問できます。アシスタントは会話とエディター内のソースを参照します。"
+ ],
+ "aiChat.loading": [
+  "会話を読み込み中…"
+ ],
+ "aiChat.newConversation": [
+  "新しい会話"
+ ],
+ "aiChat.none": [
+  "まだメッセージはありません。"
+ ],
+ "aiChat.send": [
+  "送信"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter（⌘+Enter）で送信します。"
+ ],
+ "aiChat.useCode": [
+  "コード ",
+  [
+   "n"
+  ],
+  " をエディターで使う"
+ ],
+ "aiChat.waiting": [
+  "回答を待っています…"
+ ],
+ "aiChat.you": [
+  "あなた"
+ ],
  "auditLog.action": [
   "アクション"
  ],
@@ -100,6 +143,199 @@ export const messages: Messages = {
  "common.working": [
   "処理中…"
  ],
+ "config.discard": [
+  "変更を破棄"
+ ],
+ "config.effective": [
+  "有効な設定"
+ ],
+ "config.effectiveDescription": [
+  "既定値に上書きを適用したもの：各設定、その値、由来。"
+ ],
+ "config.effectiveWhat": [
+  "有効な設定"
+ ],
+ "config.filter": [
+  "設定を絞り込む"
+ ],
+ "config.from": [
+  "由来"
+ ],
+ "config.fromDefault": [
+  "既定値"
+ ],
+ "config.fromOverride": [
+  "上書き"
+ ],
+ "config.level": [
+  "レベル"
+ ],
+ "config.levelBranch": [
+  "ブランチ"
+ ],
+ "config.levelEnvironment": [
+  "環境"
+ ],
+ "config.levelProject": [
+  "プロジェクト"
+ ],
+ "config.noMatch": [
+  "「",
+  [
+   "filter"
+  ],
+  "」に一致する設定はありません。"
+ ],
+ "config.otherKeys": [
+  "その他のキー"
+ ],
+ "config.otherKeysHint": [
+  "ドット区切りのパスをカンマまたはスペースで区切って（auth.oauth.providers.github）。"
+ ],
+ "config.override": [
+  "上書き"
+ ],
+ "config.overrideBranch": [
+  "上書き（ブランチレベル）"
+ ],
+ "config.overrideDescription": [
+  "プロジェクトが既定値の上に設定する内容（JSON、ドット区切りのキー可）。Gatehouse はプロジェクトごとに 1 つの上書きを持ち、プロジェクト・ブランチ・環境の各レベルはすべて同じものを表示・編集します。"
+ ],
+ "config.overrideEnvironment": [
+  "上書き（環境レベル）"
+ ],
+ "config.overrideProject": [
+  "上書き（プロジェクトレベル）"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 個のキーをリセット"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 個のキーをリセットしました。"
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "選んだパス（とその下）の設定が既定値に戻ります。"
+ ],
+ "config.resetKeys": [
+  "キーをリセット"
+ ],
+ "config.resetOnlyBelow": [
+  "キーをリセットできるのはブランチと環境のレベルだけです。"
+ ],
+ "config.resetting": [
+  "リセット中…"
+ ],
+ "config.saveOverride": [
+  "上書きを保存"
+ ],
+ "config.saved": [
+  "上書きを保存しました。"
+ ],
+ "config.secretHidden": [
+  "••••••（上書きを参照）"
+ ],
+ "config.setsNothing": [
+  "上書きは何も設定していません。"
+ ],
+ "config.setting": [
+  "設定"
+ ],
+ "config.source": [
+  "ソース"
+ ],
+ "config.sourceDescription": [
+  "上書きの出どころ。リンク中にここで行った編集は次のプッシュで上書きされます。"
+ ],
+ "config.sourceGithub": [
+  "GitHub からプッシュ：",
+  [
+   "repo"
+  ],
+  "、ブランチ ",
+  [
+   "branch"
+  ],
+  "、コミット ",
+  [
+   "commit"
+  ],
+  "、ファイル ",
+  [
+   "file"
+  ],
+  "。"
+ ],
+ "config.sourceGithubWorkflow": [
+  "GitHub からプッシュ：",
+  [
+   "repo"
+  ],
+  "、ブランチ ",
+  [
+   "branch"
+  ],
+  "、コミット ",
+  [
+   "commit"
+  ],
+  "、ファイル ",
+  [
+   "file"
+  ],
+  "、ワークフロー ",
+  [
+   "workflow"
+  ],
+  "。"
+ ],
+ "config.sourceUnknown": [
+  "出どころを示さなかったツールからプッシュされました。"
+ ],
+ "config.sourceUnlinked": [
+  "未リンク：上書きはここか API で編集します。"
+ ],
+ "config.sourceWhat": [
+  "設定のソース"
+ ],
+ "config.unlink": [
+  "リンクを解除"
+ ],
+ "config.unlinkExplained": [
+  "上書きはそのまま残り、ダッシュボードは出どころを表示しなくなります。"
+ ],
+ "config.unlinkTitle": [
+  "設定をソースからリンク解除しますか？"
+ ],
+ "config.value": [
+  "値"
+ ],
+ "config.whatBranch": [
+  "ブランチの上書き"
+ ],
+ "config.whatEnvironment": [
+  "環境の上書き"
+ ],
+ "config.whatProject": [
+  "プロジェクトの上書き"
+ ],
  "copy.copied": [
   "コピーしました。"
  ],
@@ -186,6 +422,351 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "ストアを使う"
+ ],
+ "emailDelete.delete": [
+  "削除"
+ ],
+ "emailDelete.deleteDraft": [
+  "下書きを削除"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "下書き ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "emailDelete.deleteTemplate": [
+  "テンプレートを削除"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "テンプレート ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.deleteTheme": [
+  "テーマを削除"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "テーマ ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " は完全に削除されます。これから送信済みのメールは送信済み一覧に残ります。"
+ ],
+ "emailDelete.reset": [
+  "リセット"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " をリセット"
+ ],
+ "emailDelete.resetTemplate": [
+  "テンプレートをリセット"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  " を組み込みテンプレートにリセットしますか？"
+ ],
+ "emailDelete.resetTheme": [
+  "テーマをリセット"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  " を組み込みテーマにリセットしますか？"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " はプロジェクトのメールのテーマです。代わりに Default Light が使われます。このテーマを指定していたテンプレートと下書きはプロジェクトのテーマを使います。"
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " は削除されます。今後 ID での送信は失敗します。"
+ ],
+ "emailDelete.templateResetConsequence": [
+  [
+   "name"
+  ],
+  " への変更は破棄され、プラットフォームは再び組み込み版を送信します。"
+ ],
+ "emailDelete.themeConsequence": [
+  [
+   "name"
+  ],
+  " を指定していたテンプレートと下書きはプロジェクトのテーマを使います。"
+ ],
+ "emailDelete.themeResetConsequence": [
+  [
+   "name"
+  ],
+  " への変更は破棄され、組み込みのソースが再び使われます。"
+ ],
+ "emailEditor.allEmails": [
+  "すべてのメール"
+ ],
+ "emailEditor.backToEmails": [
+  "メールに戻る"
+ ],
+ "emailEditor.draftTitle": [
+  "下書き：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "テキストを編集するにはソースを修正してください。"
+ ],
+ "emailEditor.goToLine": [
+  [
+   "line"
+  ],
+  " 行目へ移動"
+ ],
+ "emailEditor.lineNumber": [
+  "（",
+  [
+   "line"
+  ],
+  " 行目）"
+ ],
+ "emailEditor.name": [
+  "名前"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "該当するテンプレートはありません"
+ ],
+ "emailEditor.noText": [
+  "このソースには静的なテキストがありません。"
+ ],
+ "emailEditor.noTheme": [
+  "テーマなし"
+ ],
+ "emailEditor.noVariables": [
+  "このテンプレートは変数を読みません。"
+ ],
+ "emailEditor.position": [
+  [
+   "line"
+  ],
+  " 行 ",
+  [
+   "column"
+  ],
+  " 列："
+ ],
+ "emailEditor.preview": [
+  "プレビュー"
+ ],
+ "emailEditor.previewFrame": [
+  "メールのプレビュー"
+ ],
+ "emailEditor.projectTheme": [
+  "プロジェクトのテーマ"
+ ],
+ "emailEditor.readingTexts": [
+  "テキストを読み込み中…"
+ ],
+ "emailEditor.rendering": [
+  "レンダリング中…"
+ ],
+ "emailEditor.source": [
+  "ソース（TSX）"
+ ],
+ "emailEditor.subject": [
+  "件名：",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "テンプレート：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "テキスト ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "テキスト"
+ ],
+ "emailEditor.theme": [
+  "テーマ"
+ ],
+ "emailEditor.themeTitle": [
+  "テーマ：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "変数"
+ ],
+ "emailEditor.variablesExplained": [
+  "プレビューではテンプレートの ",
+  [
+   "preview"
+  ],
+  " を使います。メールには送信時の変数に加えて ",
+  [
+   "user"
+  ],
+  " と ",
+  [
+   "project"
+  ],
+  " が渡されます。"
+ ],
+ "emailServer.description": [
+  "共有サーバーはプラットフォーム自身のメールを組み込みの見た目で送信します。テンプレートの編集やメール送信には独自の SMTP サーバーが必要です。"
+ ],
+ "emailServer.host": [
+  "SMTP ホスト"
+ ],
+ "emailServer.noReason": [
+  "理由の記載なし"
+ ],
+ "emailServer.own": [
+  "独自の SMTP サーバー"
+ ],
+ "emailServer.password": [
+  "SMTP パスワード"
+ ],
+ "emailServer.port": [
+  "SMTP ポート"
+ ],
+ "emailServer.save": [
+  "メールサーバーを保存"
+ ],
+ "emailServer.saved": [
+  "メールサーバーを保存しました。"
+ ],
+ "emailServer.sendTest": [
+  "テストメールを送信"
+ ],
+ "emailServer.senderEmail": [
+  "送信者のメールアドレス"
+ ],
+ "emailServer.senderName": [
+  "送信者名"
+ ],
+ "emailServer.server": [
+  "サーバー"
+ ],
+ "emailServer.shared": [
+  "共有サーバー"
+ ],
+ "emailServer.testForm": [
+  "テストメールを送信"
+ ],
+ "emailServer.testRecipient": [
+  "テストメールの宛先"
+ ],
+ "emailServer.testRefused": [
+  "サーバーが拒否しました：",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "サーバーは ",
+  [
+   "recipient"
+  ],
+  " 宛てのテストメールを受け付けました。"
+ ],
+ "emailServer.title": [
+  "メールサーバー"
+ ],
+ "emailServer.username": [
+  "SMTP ユーザー名"
+ ],
+ "emails.createDraft": [
+  "下書きを作成"
+ ],
+ "emails.createTemplate": [
+  "テンプレートを作成"
+ ],
+ "emails.createTheme": [
+  "テーマを作成"
+ ],
+ "emails.creating": [
+  "作成中…"
+ ],
+ "emails.drafts": [
+  "下書き"
+ ],
+ "emails.draftsDescription": [
+  "一度書いて一部またはすべてのユーザーに送るメール。"
+ ],
+ "emails.newDraftName": [
+  "新しい下書きの名前"
+ ],
+ "emails.newTemplateName": [
+  "新しいテンプレートの名前"
+ ],
+ "emails.newThemeName": [
+  "新しいテーマの名前"
+ ],
+ "emails.noDrafts": [
+  "まだ下書きはありません。"
+ ],
+ "emails.notSent": [
+  "未送信"
+ ],
+ "emails.outboxLink": [
+  "送信済みメールと送信トレイ"
+ ],
+ "emails.projectTheme": [
+  "プロジェクトのメールのテーマ"
+ ],
+ "emails.selected": [
+  "選択中"
+ ],
+ "emails.sentAt": [
+  [
+   "date"
+  ],
+  " に送信"
+ ],
+ "emails.templates": [
+  "テンプレート"
+ ],
+ "emails.templatesDescription": [
+  "プラットフォーム自身のメールは種類ごとのテンプレートを使います。編集は次に送るメールから反映されます。"
+ ],
+ "emails.themes": [
+  "テーマ"
+ ],
+ "emails.themesDescription": [
+  "テーマはすべてのメールの本文を包みます（ヘッダー、フッター、配信停止リンク）。"
  ],
  "error.generic": [
   "問題が発生しました。もう一度お試しください。"
@@ -469,6 +1050,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "すべてのステータス"
+ ],
+ "outbox.cancelEmail": [
+  "メールを取り消す"
+ ],
+ "outbox.changeEmail": [
+  "メールを変更"
+ ],
+ "outbox.content": [
+  "内容"
+ ],
+ "outbox.delivery": [
+  "配信"
+ ],
+ "outbox.deliveryDescription": [
+  "このプロジェクトが送信したメール。バウンスや迷惑メール報告は SMTP サーバーからは受け取りません。"
+ ],
+ "outbox.due": [
+  "予定"
+ ],
+ "outbox.dueOrSent": [
+  "予定または送信"
+ ],
+ "outbox.emailContent": [
+  "メールの内容"
+ ],
+ "outbox.empty": [
+  "送信トレイは空です。"
+ ],
+ "outbox.error": [
+  "エラー"
+ ],
+ "outbox.kind": [
+  "種類"
+ ],
+ "outbox.last30Days": [
+  "過去 30 日"
+ ],
+ "outbox.lastDay": [
+  "過去 1 日"
+ ],
+ "outbox.lastError": [
+  "最後のエラー：",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "過去 1 時間"
+ ],
+ "outbox.lastWeek": [
+  "過去 1 週間"
+ ],
+ "outbox.noContent": [
+  "内容はありません。"
+ ],
+ "outbox.noSubject": [
+  "（件名なし）"
+ ],
+ "outbox.noneSent": [
+  "まだメールは送信されていません。"
+ ],
+ "outbox.noneWithStatus": [
+  "ステータスが「",
+  [
+   "status"
+  ],
+  "」のメールはありません。"
+ ],
+ "outbox.notEditable": [
+  "送信中または送信済みのメールは変更できません。"
+ ],
+ "outbox.notRendered": [
+  "まだレンダリングされていません。ここで HTML を書かない限り、送信時にテンプレートからレンダリングされます。"
+ ],
+ "outbox.note": [
+  "メモ"
+ ],
+ "outbox.outbox": [
+  "送信トレイ"
+ ],
+ "outbox.outboxDescription": [
+  "プロジェクトのすべてのメール（新しい順）：待機中、送信中、送信済み、失敗、またはスキップ（理由付き）。"
+ ],
+ "outbox.pagerLabel": [
+  "送信トレイのページ"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  " 件/秒"
+ ],
+ "outbox.plainText": [
+  "プレーンテキスト（任意）"
+ ],
+ "outbox.rate": [
+  "送信レート（直近 1 分）"
+ ],
+ "outbox.saveChanges": [
+  "変更を保存"
+ ],
+ "outbox.sendNow": [
+  "今すぐ送信"
+ ],
+ "outbox.sent": [
+  "送信済み"
+ ],
+ "outbox.sentAt": [
+  "送信日時"
+ ],
+ "outbox.sentDescription": [
+  "送信または試行した最新 100 件のメール（新しい順）。未送信のメールには最後のエラーが表示されます。"
+ ],
+ "outbox.sentEmails": [
+  "送信済みメール"
+ ],
+ "outbox.sentTerm": [
+  "送信"
+ ],
+ "outbox.skipped": [
+  "スキップ：",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "ステータス"
+ ],
+ "outbox.statusFailed": [
+  "失敗"
+ ],
+ "outbox.statusQueued": [
+  "待機中"
+ ],
+ "outbox.statusSending": [
+  "送信中"
+ ],
+ "outbox.statusSent": [
+  "送信済み"
+ ],
+ "outbox.statusSkipped": [
+  "スキップ"
+ ],
+ "outbox.subject": [
+  "件名"
+ ],
+ "outbox.to": [
+  "宛先"
+ ],
  "pager.first": [
   "最初のページ"
  ],
@@ -516,6 +1248,164 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "プロジェクト"
+ ],
+ "sendDraft.allUsers": [
+  "すべてのユーザー"
+ ],
+ "sendDraft.confirmTitle": [
+  "この下書きを送信しますか？"
+ ],
+ "sendDraft.everyUserGets": [
+  "プロジェクトのすべてのユーザーにこのメールが届きます。"
+ ],
+ "sendDraft.lastSent": [
+  "最終送信：",
+  [
+   "date"
+  ],
+  "。送信前に変更を保存してください。"
+ ],
+ "sendDraft.recipients": [
+  "宛先"
+ ],
+ "sendDraft.saveFirst": [
+  "送信前に変更を保存してください。"
+ ],
+ "sendDraft.send": [
+  "送信"
+ ],
+ "sendDraft.sendEllipsis": [
+  "送信…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 人のユーザーに送信しました（この種類のメールをオフにしたユーザーは除外されます）。"
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "件名"
+ ],
+ "sendDraft.subjectHint": [
+  "空欄なら下書き自身の件名を使います。"
+ ],
+ "sendDraft.theseUsers": [
+  "次のユーザー"
+ ],
+ "sendDraft.title": [
+  "送信"
+ ],
+ "sendDraft.userIds": [
+  "ユーザー ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "カンマまたはスペースで区切ります。"
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 人のユーザーにこのメールが届きます。"
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "確認のためのプロジェクト名"
+ ],
+ "settings.dangerDescription": [
+  "プロジェクトを削除すると、ユーザー、チーム、キー、設定も削除されます。元に戻せません。"
+ ],
+ "settings.dangerZone": [
+  "危険な操作"
+ ],
+ "settings.deleteExplained": [
+  "プロジェクト内のすべてが削除されます。確認のためプロジェクト名を入力してください。"
+ ],
+ "settings.deleteForever": [
+  "完全に削除"
+ ],
+ "settings.deleteProject": [
+  "プロジェクトを削除"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "settings.description": [
+  "説明"
+ ],
+ "settings.general": [
+  "全般"
+ ],
+ "settings.logoDarkFull": [
+  "ダークモード用のフルロゴ"
+ ],
+ "settings.logoDarkSquare": [
+  "ダークモード用のロゴ（正方形）"
+ ],
+ "settings.logoFull": [
+  "フルロゴ"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… または data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " のプレビュー"
+ ],
+ "settings.logoSquare": [
+  "ロゴ（正方形）"
+ ],
+ "settings.newOwnerTeam": [
+  "新しい所有チーム"
+ ],
+ "settings.projectId": [
+  "プロジェクト ID"
+ ],
+ "settings.projectName": [
+  "プロジェクト名"
+ ],
+ "settings.save": [
+  "保存"
+ ],
+ "settings.saved": [
+  "保存しました。"
+ ],
+ "settings.saving": [
+  "保存中…"
+ ],
+ "settings.teamNotIn": [
+  "あなたが所属していないチーム"
+ ],
+ "settings.transfer": [
+  "移管"
+ ],
+ "settings.transferDescription": [
+  "所有者：",
+  [
+   "owner"
+  ],
+  "。あなたの別のチームに移せます。"
+ ],
+ "settings.transferred": [
+  "移管しました。"
+ ],
+ "settings.transferring": [
+  "移管中…"
  ],
  "shell.allProjects": [
   "すべてのプロジェクト"

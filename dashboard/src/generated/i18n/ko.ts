@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "어시스턴트가 답변했습니다."
+ ],
+ "aiChat.ask": [
+  "어시스턴트에게 질문"
+ ],
+ "aiChat.assistant": [
+  "어시스턴트"
+ ],
+ "aiChat.conversation": [
+  "대화"
+ ],
+ "aiChat.description": [
+  "이 이메일에 대해 AI 어시스턴트에게 질문하세요. 어시스턴트는 대화와 편집기의 현재 소스를 봅니다."
+ ],
+ "aiChat.loading": [
+  "대화를 불러오는 중…"
+ ],
+ "aiChat.newConversation": [
+  "새 대화"
+ ],
+ "aiChat.none": [
+  "아직 메시지가 없습니다."
+ ],
+ "aiChat.send": [
+  "보내기"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter(⌘+Enter)로 보냅니다."
+ ],
+ "aiChat.useCode": [
+  "편집기에서 코드 ",
+  [
+   "n"
+  ],
+  " 사용"
+ ],
+ "aiChat.waiting": [
+  "답변을 기다리는 중…"
+ ],
+ "aiChat.you": [
+  "나"
+ ],
  "auditLog.action": [
   "작업"
  ],
@@ -100,6 +143,201 @@ export const messages: Messages = {
  "common.working": [
   "처리 중…"
  ],
+ "config.discard": [
+  "변경 취소"
+ ],
+ "config.effective": [
+  "적용된 구성"
+ ],
+ "config.effectiveDescription": [
+  "재정의를 적용한 기본값: 각 설정, 그 값, 출처."
+ ],
+ "config.effectiveWhat": [
+  "적용된 구성"
+ ],
+ "config.filter": [
+  "설정 필터"
+ ],
+ "config.from": [
+  "출처"
+ ],
+ "config.fromDefault": [
+  "기본값"
+ ],
+ "config.fromOverride": [
+  "재정의"
+ ],
+ "config.level": [
+  "수준"
+ ],
+ "config.levelBranch": [
+  "브랜치"
+ ],
+ "config.levelEnvironment": [
+  "환경"
+ ],
+ "config.levelProject": [
+  "프로젝트"
+ ],
+ "config.noMatch": [
+  "“",
+  [
+   "filter"
+  ],
+  "”와(과) 일치하는 설정이 없습니다."
+ ],
+ "config.otherKeys": [
+  "기타 키"
+ ],
+ "config.otherKeysHint": [
+  "점으로 구분된 경로를 쉼표나 공백으로 구분(auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "재정의"
+ ],
+ "config.overrideBranch": [
+  "재정의(브랜치 수준)"
+ ],
+ "config.overrideDescription": [
+  "프로젝트가 기본값 위에 설정하는 내용(JSON, 점으로 구분된 키 허용). Gatehouse는 프로젝트마다 재정의를 하나만 두며, 프로젝트·브랜치·환경 수준 모두 같은 재정의를 표시하고 편집합니다."
+ ],
+ "config.overrideEnvironment": [
+  "재정의(환경 수준)"
+ ],
+ "config.overrideProject": [
+  "재정의(프로젝트 수준)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "키 ",
+     "#",
+     "개 재설정"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "키 ",
+     "#",
+     "개를 재설정했습니다."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "선택한 경로(및 그 아래)의 설정이 기본값으로 돌아갑니다."
+ ],
+ "config.resetKeys": [
+  "키 재설정"
+ ],
+ "config.resetOnlyBelow": [
+  "키는 브랜치 및 환경 수준에서만 재설정할 수 있습니다."
+ ],
+ "config.resetting": [
+  "재설정하는 중…"
+ ],
+ "config.saveOverride": [
+  "재정의 저장"
+ ],
+ "config.saved": [
+  "재정의를 저장했습니다."
+ ],
+ "config.secretHidden": [
+  "••••••(재정의 참고)"
+ ],
+ "config.setsNothing": [
+  "재정의가 설정하는 항목이 없습니다."
+ ],
+ "config.setting": [
+  "설정"
+ ],
+ "config.source": [
+  "소스"
+ ],
+ "config.sourceDescription": [
+  "재정의의 출처입니다. 연결된 동안 여기서 한 편집은 다음 푸시로 덮어쓰입니다."
+ ],
+ "config.sourceGithub": [
+  "GitHub에서 푸시됨: ",
+  [
+   "repo"
+  ],
+  ", 브랜치 ",
+  [
+   "branch"
+  ],
+  ", 커밋 ",
+  [
+   "commit"
+  ],
+  ", 파일 ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "GitHub에서 푸시됨: ",
+  [
+   "repo"
+  ],
+  ", 브랜치 ",
+  [
+   "branch"
+  ],
+  ", 커밋 ",
+  [
+   "commit"
+  ],
+  ", 파일 ",
+  [
+   "file"
+  ],
+  ", 워크플로 ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "출처를 밝히지 않은 도구에서 푸시되었습니다."
+ ],
+ "config.sourceUnlinked": [
+  "연결되지 않음: 재정의는 여기나 API로 편집합니다."
+ ],
+ "config.sourceWhat": [
+  "구성 소스"
+ ],
+ "config.unlink": [
+  "연결 해제"
+ ],
+ "config.unlinkExplained": [
+  "재정의는 그대로 유지되며, 대시보드에 더 이상 출처가 표시되지 않습니다."
+ ],
+ "config.unlinkTitle": [
+  "구성과 소스의 연결을 해제할까요?"
+ ],
+ "config.value": [
+  "값"
+ ],
+ "config.whatBranch": [
+  "브랜치 재정의"
+ ],
+ "config.whatEnvironment": [
+  "환경 재정의"
+ ],
+ "config.whatProject": [
+  "프로젝트 재정의"
+ ],
  "copy.copied": [
   "복사했습니다."
  ],
@@ -186,6 +424,351 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "저장소 사용"
+ ],
+ "emailDelete.delete": [
+  "삭제"
+ ],
+ "emailDelete.deleteDraft": [
+  "초안 삭제"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "초안 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "emailDelete.deleteTemplate": [
+  "템플릿 삭제"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "템플릿 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.deleteTheme": [
+  "테마 삭제"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "테마 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 영구히 삭제됩니다. 이미 보낸 이메일은 보낸 목록에 남습니다."
+ ],
+ "emailDelete.reset": [
+  "재설정"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " 재설정"
+ ],
+ "emailDelete.resetTemplate": [
+  "템플릿 재설정"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  "을(를) 기본 제공 템플릿으로 재설정할까요?"
+ ],
+ "emailDelete.resetTheme": [
+  "테마 재설정"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  "을(를) 기본 제공 테마로 재설정할까요?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 프로젝트 이메일의 테마입니다. Default Light가 대신 사용됩니다. 이 테마를 지정한 템플릿과 초안은 프로젝트의 테마를 사용합니다."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 삭제되며, 이제 ID로 보내면 실패합니다."
+ ],
+ "emailDelete.templateResetConsequence": [
+  [
+   "name"
+  ],
+  "에 대한 변경 사항은 버려지고, 플랫폼은 다시 기본 제공 버전을 보냅니다."
+ ],
+ "emailDelete.themeConsequence": [
+  [
+   "name"
+  ],
+  "을(를) 지정한 템플릿과 초안은 프로젝트의 테마를 사용합니다."
+ ],
+ "emailDelete.themeResetConsequence": [
+  [
+   "name"
+  ],
+  "에 대한 변경 사항은 버려지고 기본 제공 소스가 다시 사용됩니다."
+ ],
+ "emailEditor.allEmails": [
+  "모든 이메일"
+ ],
+ "emailEditor.backToEmails": [
+  "이메일로 돌아가기"
+ ],
+ "emailEditor.draftTitle": [
+  "초안: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "텍스트를 편집하려면 소스를 고치세요."
+ ],
+ "emailEditor.goToLine": [
+  [
+   "line"
+  ],
+  "번째 줄로 이동"
+ ],
+ "emailEditor.lineNumber": [
+  "(",
+  [
+   "line"
+  ],
+  "번째 줄)"
+ ],
+ "emailEditor.name": [
+  "이름"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "해당 템플릿이 없습니다"
+ ],
+ "emailEditor.noText": [
+  "이 소스에는 정적 텍스트가 없습니다."
+ ],
+ "emailEditor.noTheme": [
+  "테마 없음"
+ ],
+ "emailEditor.noVariables": [
+  "이 템플릿은 변수를 읽지 않습니다."
+ ],
+ "emailEditor.position": [
+  [
+   "line"
+  ],
+  "번째 줄, ",
+  [
+   "column"
+  ],
+  "번째 열:"
+ ],
+ "emailEditor.preview": [
+  "미리 보기"
+ ],
+ "emailEditor.previewFrame": [
+  "이메일 미리 보기"
+ ],
+ "emailEditor.projectTheme": [
+  "프로젝트의 테마"
+ ],
+ "emailEditor.readingTexts": [
+  "텍스트를 읽는 중…"
+ ],
+ "emailEditor.rendering": [
+  "렌더링하는 중…"
+ ],
+ "emailEditor.source": [
+  "소스(TSX)"
+ ],
+ "emailEditor.subject": [
+  "제목: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "템플릿: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "텍스트 ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "텍스트"
+ ],
+ "emailEditor.theme": [
+  "테마"
+ ],
+ "emailEditor.themeTitle": [
+  "테마: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "변수"
+ ],
+ "emailEditor.variablesExplained": [
+  "미리 보기는 템플릿의 ",
+  [
+   "preview"
+  ],
+  "를 사용하며, 이메일은 보낼 때 준 변수와 ",
+  [
+   "user"
+  ],
+  ", ",
+  [
+   "project"
+  ],
+  "를 받습니다."
+ ],
+ "emailServer.description": [
+  "공유 서버는 플랫폼 자체 이메일을 기본 디자인으로 보냅니다. 템플릿을 편집하고 이메일을 보내려면 자체 SMTP 서버가 필요합니다."
+ ],
+ "emailServer.host": [
+  "SMTP 호스트"
+ ],
+ "emailServer.noReason": [
+  "이유 없음"
+ ],
+ "emailServer.own": [
+  "자체 SMTP 서버"
+ ],
+ "emailServer.password": [
+  "SMTP 비밀번호"
+ ],
+ "emailServer.port": [
+  "SMTP 포트"
+ ],
+ "emailServer.save": [
+  "이메일 서버 저장"
+ ],
+ "emailServer.saved": [
+  "이메일 서버를 저장했습니다."
+ ],
+ "emailServer.sendTest": [
+  "테스트 이메일 보내기"
+ ],
+ "emailServer.senderEmail": [
+  "보내는 사람 이메일"
+ ],
+ "emailServer.senderName": [
+  "보내는 사람 이름"
+ ],
+ "emailServer.server": [
+  "서버"
+ ],
+ "emailServer.shared": [
+  "공유 서버"
+ ],
+ "emailServer.testForm": [
+  "테스트 이메일 보내기"
+ ],
+ "emailServer.testRecipient": [
+  "테스트 이메일 받는 사람"
+ ],
+ "emailServer.testRefused": [
+  "서버가 거부했습니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "서버가 ",
+  [
+   "recipient"
+  ],
+  " 앞으로 보낸 테스트 이메일을 받았습니다."
+ ],
+ "emailServer.title": [
+  "이메일 서버"
+ ],
+ "emailServer.username": [
+  "SMTP 사용자 이름"
+ ],
+ "emails.createDraft": [
+  "초안 만들기"
+ ],
+ "emails.createTemplate": [
+  "템플릿 만들기"
+ ],
+ "emails.createTheme": [
+  "테마 만들기"
+ ],
+ "emails.creating": [
+  "만드는 중…"
+ ],
+ "emails.drafts": [
+  "초안"
+ ],
+ "emails.draftsDescription": [
+  "한 번 작성해 일부 또는 모든 사용자에게 보내는 이메일."
+ ],
+ "emails.newDraftName": [
+  "새 초안 이름"
+ ],
+ "emails.newTemplateName": [
+  "새 템플릿 이름"
+ ],
+ "emails.newThemeName": [
+  "새 테마 이름"
+ ],
+ "emails.noDrafts": [
+  "아직 초안이 없습니다."
+ ],
+ "emails.notSent": [
+  "보내지 않음"
+ ],
+ "emails.outboxLink": [
+  "보낸 이메일 및 보낼 편지함"
+ ],
+ "emails.projectTheme": [
+  "프로젝트 이메일의 테마"
+ ],
+ "emails.selected": [
+  "선택됨"
+ ],
+ "emails.sentAt": [
+  [
+   "date"
+  ],
+  "에 보냄"
+ ],
+ "emails.templates": [
+  "템플릿"
+ ],
+ "emails.templatesDescription": [
+  "플랫폼 자체 이메일은 종류별 템플릿을 사용하며, 편집 내용은 다음에 보내는 이메일부터 적용됩니다."
+ ],
+ "emails.themes": [
+  "테마"
+ ],
+ "emails.themesDescription": [
+  "테마는 모든 이메일의 본문을 감쌉니다(머리글, 바닥글, 수신 거부 링크)."
  ],
  "error.generic": [
   "문제가 발생했습니다. 다시 시도하세요."
@@ -469,6 +1052,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "모든 상태"
+ ],
+ "outbox.cancelEmail": [
+  "이메일 취소"
+ ],
+ "outbox.changeEmail": [
+  "이메일 변경"
+ ],
+ "outbox.content": [
+  "내용"
+ ],
+ "outbox.delivery": [
+  "전송"
+ ],
+ "outbox.deliveryDescription": [
+  "이 프로젝트가 보낸 이메일. 반송 및 스팸 신고는 SMTP 서버에서 받지 않습니다."
+ ],
+ "outbox.due": [
+  "예정"
+ ],
+ "outbox.dueOrSent": [
+  "예정 또는 보냄"
+ ],
+ "outbox.emailContent": [
+  "이메일 내용"
+ ],
+ "outbox.empty": [
+  "보낼 편지함이 비어 있습니다."
+ ],
+ "outbox.error": [
+  "오류"
+ ],
+ "outbox.kind": [
+  "종류"
+ ],
+ "outbox.last30Days": [
+  "최근 30일"
+ ],
+ "outbox.lastDay": [
+  "최근 1일"
+ ],
+ "outbox.lastError": [
+  "마지막 오류: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "최근 1시간"
+ ],
+ "outbox.lastWeek": [
+  "최근 1주"
+ ],
+ "outbox.noContent": [
+  "내용이 없습니다."
+ ],
+ "outbox.noSubject": [
+  "(제목 없음)"
+ ],
+ "outbox.noneSent": [
+  "아직 보낸 이메일이 없습니다."
+ ],
+ "outbox.noneWithStatus": [
+  "상태가 “",
+  [
+   "status"
+  ],
+  "”인 이메일이 없습니다."
+ ],
+ "outbox.notEditable": [
+  "보내는 중이거나 보낸 이메일은 변경할 수 없습니다."
+ ],
+ "outbox.notRendered": [
+  "아직 렌더링되지 않았습니다. 여기에 HTML을 쓰지 않으면 보낼 때 템플릿으로 렌더링됩니다."
+ ],
+ "outbox.note": [
+  "메모"
+ ],
+ "outbox.outbox": [
+  "보낼 편지함"
+ ],
+ "outbox.outboxDescription": [
+  "프로젝트의 모든 이메일(최신순): 대기, 보내는 중, 보냄, 실패 또는 이유와 함께 건너뜀."
+ ],
+ "outbox.pagerLabel": [
+  "보낼 편지함 페이지"
+ ],
+ "outbox.perSecond": [
+  "초당 ",
+  [
+   "rate"
+  ]
+ ],
+ "outbox.plainText": [
+  "일반 텍스트(선택)"
+ ],
+ "outbox.rate": [
+  "전송률(최근 1분)"
+ ],
+ "outbox.saveChanges": [
+  "변경 사항 저장"
+ ],
+ "outbox.sendNow": [
+  "지금 보내기"
+ ],
+ "outbox.sent": [
+  "보낸 이메일"
+ ],
+ "outbox.sentAt": [
+  "보낸 시간"
+ ],
+ "outbox.sentDescription": [
+  "보냈거나 시도한 최신 이메일 100개(최신순). 아직 보내지 않은 이메일은 마지막 오류를 표시합니다."
+ ],
+ "outbox.sentEmails": [
+  "보낸 이메일 목록"
+ ],
+ "outbox.sentTerm": [
+  "보냄"
+ ],
+ "outbox.skipped": [
+  "건너뜀: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "상태"
+ ],
+ "outbox.statusFailed": [
+  "실패"
+ ],
+ "outbox.statusQueued": [
+  "대기"
+ ],
+ "outbox.statusSending": [
+  "보내는 중"
+ ],
+ "outbox.statusSent": [
+  "보냄"
+ ],
+ "outbox.statusSkipped": [
+  "건너뜀"
+ ],
+ "outbox.subject": [
+  "제목"
+ ],
+ "outbox.to": [
+  "받는 사람"
+ ],
  "pager.first": [
   "첫 페이지"
  ],
@@ -517,6 +1251,166 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "프로젝트"
+ ],
+ "sendDraft.allUsers": [
+  "모든 사용자"
+ ],
+ "sendDraft.confirmTitle": [
+  "이 초안을 보낼까요?"
+ ],
+ "sendDraft.everyUserGets": [
+  "프로젝트의 모든 사용자가 이 이메일을 받습니다."
+ ],
+ "sendDraft.lastSent": [
+  "마지막으로 보낸 때: ",
+  [
+   "date"
+  ],
+  ". 보내기 전에 변경 사항을 저장하세요."
+ ],
+ "sendDraft.recipients": [
+  "받는 사람"
+ ],
+ "sendDraft.saveFirst": [
+  "보내기 전에 변경 사항을 저장하세요."
+ ],
+ "sendDraft.send": [
+  "보내기"
+ ],
+ "sendDraft.sendEllipsis": [
+  "보내기…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "사용자 ",
+     "#",
+     "명에게 보냈습니다(이런 종류의 이메일을 끈 사용자는 제외됩니다)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "제목"
+ ],
+ "sendDraft.subjectHint": [
+  "비워 두면 초안 자체의 제목을 씁니다."
+ ],
+ "sendDraft.theseUsers": [
+  "다음 사용자"
+ ],
+ "sendDraft.title": [
+  "보내기"
+ ],
+ "sendDraft.userIds": [
+  "사용자 ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "쉼표나 공백으로 구분합니다."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "사용자 ",
+     "#",
+     "명이 이 이메일을 받습니다."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "확인용 프로젝트 이름"
+ ],
+ "settings.dangerDescription": [
+  "프로젝트를 삭제하면 사용자, 팀, 키, 설정이 삭제됩니다. 되돌릴 수 없습니다."
+ ],
+ "settings.dangerZone": [
+  "위험 구역"
+ ],
+ "settings.deleteExplained": [
+  "프로젝트의 모든 내용이 삭제됩니다. 확인하려면 프로젝트 이름을 입력하세요."
+ ],
+ "settings.deleteForever": [
+  "영구 삭제"
+ ],
+ "settings.deleteProject": [
+  "프로젝트 삭제"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "settings.description": [
+  "설명"
+ ],
+ "settings.general": [
+  "일반"
+ ],
+ "settings.logoDarkFull": [
+  "다크 모드용 전체 로고"
+ ],
+ "settings.logoDarkSquare": [
+  "다크 모드용 로고(정사각형)"
+ ],
+ "settings.logoFull": [
+  "전체 로고"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… 또는 data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " 미리 보기"
+ ],
+ "settings.logoSquare": [
+  "로고(정사각형)"
+ ],
+ "settings.newOwnerTeam": [
+  "새 소유 팀"
+ ],
+ "settings.projectId": [
+  "프로젝트 ID"
+ ],
+ "settings.projectName": [
+  "프로젝트 이름"
+ ],
+ "settings.save": [
+  "저장"
+ ],
+ "settings.saved": [
+  "저장했습니다."
+ ],
+ "settings.saving": [
+  "저장하는 중…"
+ ],
+ "settings.teamNotIn": [
+  "내가 속하지 않은 팀"
+ ],
+ "settings.transfer": [
+  "이전"
+ ],
+ "settings.transferDescription": [
+  "소유자: ",
+  [
+   "owner"
+  ],
+  ". 내 다른 팀으로 옮길 수 있습니다."
+ ],
+ "settings.transferred": [
+  "이전했습니다."
+ ],
+ "settings.transferring": [
+  "이전하는 중…"
  ],
  "shell.allProjects": [
   "모든 프로젝트"

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "O assistente respondeu."
+ ],
+ "aiChat.ask": [
+  "Perguntar ao assistente"
+ ],
+ "aiChat.assistant": [
+  "Assistente"
+ ],
+ "aiChat.conversation": [
+  "Conversa"
+ ],
+ "aiChat.description": [
+  "Pergunte ao assistente de IA sobre este e-mail; ele vê a conversa e o código-fonte como está no editor."
+ ],
+ "aiChat.loading": [
+  "Carregando a conversa…"
+ ],
+ "aiChat.newConversation": [
+  "Nova conversa"
+ ],
+ "aiChat.none": [
+  "Ainda não há mensagens."
+ ],
+ "aiChat.send": [
+  "Enviar"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter (⌘+Enter) envia."
+ ],
+ "aiChat.useCode": [
+  "Usar o código ",
+  [
+   "n"
+  ],
+  " no editor"
+ ],
+ "aiChat.waiting": [
+  "Aguardando a resposta…"
+ ],
+ "aiChat.you": [
+  "Você"
+ ],
  "auditLog.action": [
   "Ação"
  ],
@@ -102,6 +145,209 @@ export const messages: Messages = {
  "common.working": [
   "Processando…"
  ],
+ "config.discard": [
+  "Descartar alterações"
+ ],
+ "config.effective": [
+  "Configuração efetiva"
+ ],
+ "config.effectiveDescription": [
+  "Os padrões com a substituição aplicada: cada configuração, seu valor e de onde vem."
+ ],
+ "config.effectiveWhat": [
+  "a configuração efetiva"
+ ],
+ "config.filter": [
+  "Filtrar configurações"
+ ],
+ "config.from": [
+  "Origem"
+ ],
+ "config.fromDefault": [
+  "padrão"
+ ],
+ "config.fromOverride": [
+  "substituição"
+ ],
+ "config.level": [
+  "Nível"
+ ],
+ "config.levelBranch": [
+  "Branch do repositório"
+ ],
+ "config.levelEnvironment": [
+  "Ambiente"
+ ],
+ "config.levelProject": [
+  "Projeto"
+ ],
+ "config.noMatch": [
+  "Nenhuma configuração corresponde a “",
+  [
+   "filter"
+  ],
+  "”."
+ ],
+ "config.otherKeys": [
+  "Outras chaves"
+ ],
+ "config.otherKeysHint": [
+  "Caminhos com pontos, separados por vírgulas ou espaços (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Substituição"
+ ],
+ "config.overrideBranch": [
+  "Substituição (nível de branch)"
+ ],
+ "config.overrideDescription": [
+  "O que o projeto define sobre os padrões, em JSON (chaves com pontos permitidas). O Gatehouse mantém uma substituição por projeto: os níveis de projeto, branch e ambiente mostram e editam a mesma."
+ ],
+ "config.overrideEnvironment": [
+  "Substituição (nível de ambiente)"
+ ],
+ "config.overrideProject": [
+  "Substituição (nível de projeto)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Redefinir ",
+     "#",
+     " chave"
+    ],
+    "other": [
+     "Redefinir ",
+     "#",
+     " chaves"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " chave redefinida."
+    ],
+    "other": [
+     "#",
+     " chaves redefinidas."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "As configurações nos caminhos escolhidos (e abaixo deles) voltam aos padrões."
+ ],
+ "config.resetKeys": [
+  "Redefinir chaves"
+ ],
+ "config.resetOnlyBelow": [
+  "As chaves só podem ser redefinidas nos níveis de branch e ambiente."
+ ],
+ "config.resetting": [
+  "Redefinindo…"
+ ],
+ "config.saveOverride": [
+  "Salvar substituição"
+ ],
+ "config.saved": [
+  "Substituição salva."
+ ],
+ "config.secretHidden": [
+  "•••••• (veja a substituição)"
+ ],
+ "config.setsNothing": [
+  "A substituição não define nada."
+ ],
+ "config.setting": [
+  "Configuração"
+ ],
+ "config.source": [
+  "Fonte"
+ ],
+ "config.sourceDescription": [
+  "De onde veio a substituição. Edições feitas aqui enquanto ela está vinculada são sobrescritas pelo próximo envio."
+ ],
+ "config.sourceGithub": [
+  "Enviado do GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", arquivo ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Enviado do GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", arquivo ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Enviado por uma ferramenta que não disse de onde."
+ ],
+ "config.sourceUnlinked": [
+  "Não vinculada: a substituição é editada aqui ou pela API."
+ ],
+ "config.sourceWhat": [
+  "a fonte da configuração"
+ ],
+ "config.unlink": [
+  "Desvincular"
+ ],
+ "config.unlinkExplained": [
+  "A substituição fica como está; o painel deixa de indicar de onde veio."
+ ],
+ "config.unlinkTitle": [
+  "Desvincular a configuração da fonte?"
+ ],
+ "config.value": [
+  "Valor"
+ ],
+ "config.whatBranch": [
+  "a substituição de branch"
+ ],
+ "config.whatEnvironment": [
+  "a substituição de ambiente"
+ ],
+ "config.whatProject": [
+  "a substituição de projeto"
+ ],
  "copy.copied": [
   "Copiado."
  ],
@@ -188,6 +434,357 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "Usar um armazenamento"
+ ],
+ "emailDelete.delete": [
+  "Excluir"
+ ],
+ "emailDelete.deleteDraft": [
+  "Excluir rascunho"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Excluir o rascunho ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Excluir modelo"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Excluir o modelo ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Excluir tema"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Excluir o tema ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " é removido para sempre; os e-mails já enviados a partir dele ficam na lista de enviados."
+ ],
+ "emailDelete.reset": [
+  "Redefinir"
+ ],
+ "emailDelete.resetNamed": [
+  "Redefinir ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Redefinir modelo"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Redefinir ",
+  [
+   "name"
+  ],
+  " para o modelo embutido?"
+ ],
+ "emailDelete.resetTheme": [
+  "Redefinir tema"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Redefinir ",
+  [
+   "name"
+  ],
+  " para o tema embutido?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " é o tema dos e-mails do projeto: o Default Light toma o seu lugar. Modelos e rascunhos que o citavam usam o tema do projeto."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " é removido; enviá-lo pelo id falha a partir de agora."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Suas alterações em ",
+  [
+   "name"
+  ],
+  " são descartadas: a plataforma volta a enviar a versão embutida."
+ ],
+ "emailDelete.themeConsequence": [
+  "Modelos e rascunhos que citavam ",
+  [
+   "name"
+  ],
+  " usam o tema do projeto."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Suas alterações em ",
+  [
+   "name"
+  ],
+  " são descartadas e o código-fonte embutido volta a ser usado."
+ ],
+ "emailEditor.allEmails": [
+  "Todos os e-mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Voltar aos e-mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Rascunho: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrija o código-fonte para editar seus textos."
+ ],
+ "emailEditor.goToLine": [
+  "Ir para a linha ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(linha ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nome"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Modelo não encontrado"
+ ],
+ "emailEditor.noText": [
+  "Este código-fonte não tem texto estático."
+ ],
+ "emailEditor.noTheme": [
+  "Sem tema"
+ ],
+ "emailEditor.noVariables": [
+  "Este modelo não lê variáveis."
+ ],
+ "emailEditor.position": [
+  "Linha ",
+  [
+   "line"
+  ],
+  ", coluna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Prévia"
+ ],
+ "emailEditor.previewFrame": [
+  "Prévia do e-mail"
+ ],
+ "emailEditor.projectTheme": [
+  "O tema do projeto"
+ ],
+ "emailEditor.readingTexts": [
+  "Lendo os textos…"
+ ],
+ "emailEditor.rendering": [
+  "Renderizando…"
+ ],
+ "emailEditor.source": [
+  "Código-fonte (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Assunto: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Modelo: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texto ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textos"
+ ],
+ "emailEditor.theme": [
+  "Tema"
+ ],
+ "emailEditor.themeTitle": [
+  "Tema: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variáveis"
+ ],
+ "emailEditor.variablesExplained": [
+  "As prévias usam as ",
+  [
+   "preview"
+  ],
+  " do modelo; os e-mails recebem as variáveis com que são enviados, além de ",
+  [
+   "user"
+  ],
+  " e ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "O servidor compartilhado envia os e-mails da própria plataforma com a aparência embutida; editar modelos e enviar e-mails exige seu próprio servidor SMTP."
+ ],
+ "emailServer.host": [
+  "Host SMTP"
+ ],
+ "emailServer.noReason": [
+  "nenhum motivo informado"
+ ],
+ "emailServer.own": [
+  "Servidor SMTP próprio"
+ ],
+ "emailServer.password": [
+  "Senha SMTP"
+ ],
+ "emailServer.port": [
+  "Porta SMTP"
+ ],
+ "emailServer.save": [
+  "Salvar servidor de e-mail"
+ ],
+ "emailServer.saved": [
+  "Servidor de e-mail salvo."
+ ],
+ "emailServer.sendTest": [
+  "Enviar e-mail de teste"
+ ],
+ "emailServer.senderEmail": [
+  "E-mail do remetente"
+ ],
+ "emailServer.senderName": [
+  "Nome do remetente"
+ ],
+ "emailServer.server": [
+  "Servidor"
+ ],
+ "emailServer.shared": [
+  "Servidor compartilhado"
+ ],
+ "emailServer.testForm": [
+  "Enviar um e-mail de teste"
+ ],
+ "emailServer.testRecipient": [
+  "Destinatário do e-mail de teste"
+ ],
+ "emailServer.testRefused": [
+  "O servidor o recusou: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "O servidor aceitou o e-mail de teste para ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Servidor de e-mail"
+ ],
+ "emailServer.username": [
+  "Usuário SMTP"
+ ],
+ "emails.createDraft": [
+  "Criar rascunho"
+ ],
+ "emails.createTemplate": [
+  "Criar modelo"
+ ],
+ "emails.createTheme": [
+  "Criar tema"
+ ],
+ "emails.creating": [
+  "Criando…"
+ ],
+ "emails.drafts": [
+  "Rascunhos"
+ ],
+ "emails.draftsDescription": [
+  "E-mails escritos uma vez e enviados a alguns ou a todos os usuários."
+ ],
+ "emails.newDraftName": [
+  "Nome do novo rascunho"
+ ],
+ "emails.newTemplateName": [
+  "Nome do novo modelo"
+ ],
+ "emails.newThemeName": [
+  "Nome do novo tema"
+ ],
+ "emails.noDrafts": [
+  "Ainda não há rascunhos."
+ ],
+ "emails.notSent": [
+  "não enviado"
+ ],
+ "emails.outboxLink": [
+  "E-mails enviados e caixa de saída"
+ ],
+ "emails.projectTheme": [
+  "Tema dos e-mails do projeto"
+ ],
+ "emails.selected": [
+  "selecionado"
+ ],
+ "emails.sentAt": [
+  "enviado em ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Modelos"
+ ],
+ "emails.templatesDescription": [
+  "Os e-mails da própria plataforma usam o modelo do seu tipo; as edições valem a partir do próximo e-mail enviado."
+ ],
+ "emails.themes": [
+  "Temas"
+ ],
+ "emails.themesDescription": [
+  "Um tema envolve o corpo de cada e-mail (cabeçalho, rodapé, link de descadastro)."
  ],
  "error.generic": [
   "Algo deu errado. Tente novamente."
@@ -472,6 +1069,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "Qualquer status"
+ ],
+ "outbox.cancelEmail": [
+  "Cancelar e-mail"
+ ],
+ "outbox.changeEmail": [
+  "Alterar o e-mail"
+ ],
+ "outbox.content": [
+  "Conteúdo"
+ ],
+ "outbox.delivery": [
+  "Entrega"
+ ],
+ "outbox.deliveryDescription": [
+  "E-mails enviados por este projeto. Devoluções e denúncias de spam não são recebidas de servidores SMTP."
+ ],
+ "outbox.due": [
+  "Previsto"
+ ],
+ "outbox.dueOrSent": [
+  "Previsto ou enviado"
+ ],
+ "outbox.emailContent": [
+  "Conteúdo do e-mail"
+ ],
+ "outbox.empty": [
+  "A caixa de saída está vazia."
+ ],
+ "outbox.error": [
+  "Erro"
+ ],
+ "outbox.kind": [
+  "Tipo"
+ ],
+ "outbox.last30Days": [
+  "Últimos 30 dias"
+ ],
+ "outbox.lastDay": [
+  "Último dia"
+ ],
+ "outbox.lastError": [
+  "Último erro: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Última hora"
+ ],
+ "outbox.lastWeek": [
+  "Última semana"
+ ],
+ "outbox.noContent": [
+  "Sem conteúdo."
+ ],
+ "outbox.noSubject": [
+  "(sem assunto)"
+ ],
+ "outbox.noneSent": [
+  "Nenhum e-mail enviado ainda."
+ ],
+ "outbox.noneWithStatus": [
+  "Nenhum e-mail com status “",
+  [
+   "status"
+  ],
+  "”."
+ ],
+ "outbox.notEditable": [
+  "Um e-mail em envio ou já enviado não pode ser alterado."
+ ],
+ "outbox.notRendered": [
+  "Ainda não renderizado: ele é renderizado a partir do modelo no envio, a menos que você escreva o HTML aqui."
+ ],
+ "outbox.note": [
+  "Observação"
+ ],
+ "outbox.outbox": [
+  "Caixa de saída"
+ ],
+ "outbox.outboxDescription": [
+  "Cada e-mail do projeto, os mais novos primeiro: na fila, enviando, enviado, com falha ou ignorado com o motivo."
+ ],
+ "outbox.pagerLabel": [
+  "Páginas da caixa de saída"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texto simples (opcional)"
+ ],
+ "outbox.rate": [
+  "Taxa, último minuto"
+ ],
+ "outbox.saveChanges": [
+  "Salvar alterações"
+ ],
+ "outbox.sendNow": [
+  "Enviar agora"
+ ],
+ "outbox.sent": [
+  "Enviados"
+ ],
+ "outbox.sentAt": [
+  "Enviado em"
+ ],
+ "outbox.sentDescription": [
+  "Os 100 e-mails mais recentes enviados ou tentados, os mais novos primeiro; um e-mail ainda não enviado mostra o último erro."
+ ],
+ "outbox.sentEmails": [
+  "E-mails enviados"
+ ],
+ "outbox.sentTerm": [
+  "Enviado"
+ ],
+ "outbox.skipped": [
+  "Ignorado: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Situação"
+ ],
+ "outbox.statusFailed": [
+  "com falha"
+ ],
+ "outbox.statusQueued": [
+  "na fila"
+ ],
+ "outbox.statusSending": [
+  "enviando"
+ ],
+ "outbox.statusSent": [
+  "enviado"
+ ],
+ "outbox.statusSkipped": [
+  "ignorado"
+ ],
+ "outbox.subject": [
+  "Assunto"
+ ],
+ "outbox.to": [
+  "Para"
+ ],
  "pager.first": [
   "Primeira página"
  ],
@@ -523,6 +1271,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projetos"
+ ],
+ "sendDraft.allUsers": [
+  "Todos os usuários"
+ ],
+ "sendDraft.confirmTitle": [
+  "Enviar este rascunho?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Todos os usuários do projeto recebem este e-mail."
+ ],
+ "sendDraft.lastSent": [
+  "Último envio em ",
+  [
+   "date"
+  ],
+  ". Salve suas alterações antes de enviar."
+ ],
+ "sendDraft.recipients": [
+  "Destinatários"
+ ],
+ "sendDraft.saveFirst": [
+  "Salve suas alterações antes de enviar."
+ ],
+ "sendDraft.send": [
+  "Enviar"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Enviar…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Enviado para ",
+     "#",
+     " usuário (usuários que desativaram este tipo de e-mail são ignorados)."
+    ],
+    "other": [
+     "Enviado para ",
+     "#",
+     " usuários (usuários que desativaram este tipo de e-mail são ignorados)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Assunto"
+ ],
+ "sendDraft.subjectHint": [
+  "Deixe vazio para usar o assunto do rascunho."
+ ],
+ "sendDraft.theseUsers": [
+  "Estes usuários"
+ ],
+ "sendDraft.title": [
+  "Envio"
+ ],
+ "sendDraft.userIds": [
+  "Ids de usuário"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separados por vírgulas ou espaços."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuário recebe este e-mail."
+    ],
+    "other": [
+     "#",
+     " usuários recebem este e-mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nome do projeto para confirmar"
+ ],
+ "settings.dangerDescription": [
+  "Excluir o projeto exclui seus usuários, equipes, chaves e configurações. Não pode ser desfeito."
+ ],
+ "settings.dangerZone": [
+  "Zona de perigo"
+ ],
+ "settings.deleteExplained": [
+  "Tudo no projeto é excluído. Digite o nome do projeto para confirmar."
+ ],
+ "settings.deleteForever": [
+  "Excluir para sempre"
+ ],
+ "settings.deleteProject": [
+  "Excluir projeto"
+ ],
+ "settings.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Descrição"
+ ],
+ "settings.general": [
+  "Geral"
+ ],
+ "settings.logoDarkFull": [
+  "Logotipo completo para o modo escuro"
+ ],
+ "settings.logoDarkSquare": [
+  "Logotipo para o modo escuro (quadrado)"
+ ],
+ "settings.logoFull": [
+  "Logotipo completo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Prévia: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logotipo (quadrado)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nova equipe proprietária"
+ ],
+ "settings.projectId": [
+  "Id do projeto"
+ ],
+ "settings.projectName": [
+  "Nome do projeto"
+ ],
+ "settings.save": [
+  "Salvar"
+ ],
+ "settings.saved": [
+  "Salvo."
+ ],
+ "settings.saving": [
+  "Salvando…"
+ ],
+ "settings.teamNotIn": [
+  "uma equipe da qual você não faz parte"
+ ],
+ "settings.transfer": [
+  "Transferir"
+ ],
+ "settings.transferDescription": [
+  "Pertence a ",
+  [
+   "owner"
+  ],
+  ". Mova-o para outra das suas equipes."
+ ],
+ "settings.transferred": [
+  "Transferido."
+ ],
+ "settings.transferring": [
+  "Transferindo…"
  ],
  "shell.allProjects": [
   "Todos os projetos"

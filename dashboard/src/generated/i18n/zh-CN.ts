@@ -4,6 +4,48 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "助手已回答。"
+ ],
+ "aiChat.ask": [
+  "向助手提问"
+ ],
+ "aiChat.assistant": [
+  "助手"
+ ],
+ "aiChat.conversation": [
+  "对话"
+ ],
+ "aiChat.description": [
+  "就这封邮件向 AI 助手提问；它能看到对话以及编辑器中当前的源代码。"
+ ],
+ "aiChat.loading": [
+  "正在加载对话…"
+ ],
+ "aiChat.newConversation": [
+  "新对话"
+ ],
+ "aiChat.none": [
+  "还没有消息。"
+ ],
+ "aiChat.send": [
+  "发送"
+ ],
+ "aiChat.sendHint": [
+  "按 Ctrl+Enter（⌘+Enter）发送。"
+ ],
+ "aiChat.useCode": [
+  "在编辑器中使用代码 ",
+  [
+   "n"
+  ]
+ ],
+ "aiChat.waiting": [
+  "正在等待回答…"
+ ],
+ "aiChat.you": [
+  "你"
+ ],
  "auditLog.action": [
   "操作"
  ],
@@ -102,6 +144,201 @@ export const messages: Messages = {
  "common.working": [
   "处理中…"
  ],
+ "config.discard": [
+  "放弃更改"
+ ],
+ "config.effective": [
+  "生效配置"
+ ],
+ "config.effectiveDescription": [
+  "应用覆盖后的默认值：每项设置、它的值及其来源。"
+ ],
+ "config.effectiveWhat": [
+  "生效配置"
+ ],
+ "config.filter": [
+  "筛选设置"
+ ],
+ "config.from": [
+  "来源"
+ ],
+ "config.fromDefault": [
+  "默认"
+ ],
+ "config.fromOverride": [
+  "覆盖"
+ ],
+ "config.level": [
+  "级别"
+ ],
+ "config.levelBranch": [
+  "分支"
+ ],
+ "config.levelEnvironment": [
+  "环境"
+ ],
+ "config.levelProject": [
+  "项目"
+ ],
+ "config.noMatch": [
+  "没有与“",
+  [
+   "filter"
+  ],
+  "”匹配的设置。"
+ ],
+ "config.otherKeys": [
+  "其他键"
+ ],
+ "config.otherKeysHint": [
+  "以点分隔的路径，用逗号或空格分隔（auth.oauth.providers.github）。"
+ ],
+ "config.override": [
+  "覆盖"
+ ],
+ "config.overrideBranch": [
+  "覆盖（分支级别）"
+ ],
+ "config.overrideDescription": [
+  "项目在默认值之上设置的内容，以 JSON 表示（允许点分键）。Gatehouse 每个项目只保留一个覆盖：项目、分支和环境级别都显示并编辑同一个。"
+ ],
+ "config.overrideEnvironment": [
+  "覆盖（环境级别）"
+ ],
+ "config.overrideProject": [
+  "覆盖（项目级别）"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "重置 ",
+     "#",
+     " 个键"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "已重置 ",
+     "#",
+     " 个键。"
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "所选路径（及其下级）的设置恢复为默认值。"
+ ],
+ "config.resetKeys": [
+  "重置键"
+ ],
+ "config.resetOnlyBelow": [
+  "只有在分支和环境级别才能重置键。"
+ ],
+ "config.resetting": [
+  "正在重置…"
+ ],
+ "config.saveOverride": [
+  "保存覆盖"
+ ],
+ "config.saved": [
+  "覆盖已保存。"
+ ],
+ "config.secretHidden": [
+  "••••••（见覆盖）"
+ ],
+ "config.setsNothing": [
+  "覆盖未设置任何内容。"
+ ],
+ "config.setting": [
+  "设置"
+ ],
+ "config.source": [
+  "来源"
+ ],
+ "config.sourceDescription": [
+  "覆盖的来源。在链接期间此处所做的编辑会被下一次推送覆盖。"
+ ],
+ "config.sourceGithub": [
+  "从 GitHub 推送：",
+  [
+   "repo"
+  ],
+  "，分支 ",
+  [
+   "branch"
+  ],
+  "，提交 ",
+  [
+   "commit"
+  ],
+  "，文件 ",
+  [
+   "file"
+  ],
+  "。"
+ ],
+ "config.sourceGithubWorkflow": [
+  "从 GitHub 推送：",
+  [
+   "repo"
+  ],
+  "，分支 ",
+  [
+   "branch"
+  ],
+  "，提交 ",
+  [
+   "commit"
+  ],
+  "，文件 ",
+  [
+   "file"
+  ],
+  "，工作流 ",
+  [
+   "workflow"
+  ],
+  "。"
+ ],
+ "config.sourceUnknown": [
+  "由未说明来源的工具推送。"
+ ],
+ "config.sourceUnlinked": [
+  "未链接：覆盖在此处或通过 API 编辑。"
+ ],
+ "config.sourceWhat": [
+  "配置来源"
+ ],
+ "config.unlink": [
+  "取消链接"
+ ],
+ "config.unlinkExplained": [
+  "覆盖保持不变；控制台不再显示其来源。"
+ ],
+ "config.unlinkTitle": [
+  "取消配置与其来源的链接？"
+ ],
+ "config.value": [
+  "值"
+ ],
+ "config.whatBranch": [
+  "分支覆盖"
+ ],
+ "config.whatEnvironment": [
+  "环境覆盖"
+ ],
+ "config.whatProject": [
+  "项目覆盖"
+ ],
  "copy.copied": [
   "已复制。"
  ],
@@ -188,6 +425,358 @@ export const messages: Messages = {
  ],
  "dataVault.useTitle": [
   "使用存储"
+ ],
+ "emailDelete.delete": [
+  "删除"
+ ],
+ "emailDelete.deleteDraft": [
+  "删除草稿"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "删除草稿 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "删除模板"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "删除模板 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.deleteTheme": [
+  "删除主题"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "删除主题 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " 将被永久删除；已从它发送的邮件仍保留在已发送列表中。"
+ ],
+ "emailDelete.reset": [
+  "重置"
+ ],
+ "emailDelete.resetNamed": [
+  "重置 ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "重置模板"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "将 ",
+  [
+   "name"
+  ],
+  " 重置为内置模板？"
+ ],
+ "emailDelete.resetTheme": [
+  "重置主题"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "将 ",
+  [
+   "name"
+  ],
+  " 重置为内置主题？"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " 是项目邮件的主题：将由 Default Light 取代。指定了它的模板和草稿将使用项目的主题。"
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " 将被删除；此后按 ID 发送会失败。"
+ ],
+ "emailDelete.templateResetConsequence": [
+  "你对 ",
+  [
+   "name"
+  ],
+  " 的修改将被丢弃：平台将重新发送内置版本。"
+ ],
+ "emailDelete.themeConsequence": [
+  "指定了 ",
+  [
+   "name"
+  ],
+  " 的模板和草稿将使用项目的主题。"
+ ],
+ "emailDelete.themeResetConsequence": [
+  "你对 ",
+  [
+   "name"
+  ],
+  " 的修改将被丢弃，并重新使用其内置源代码。"
+ ],
+ "emailEditor.allEmails": [
+  "所有邮件"
+ ],
+ "emailEditor.backToEmails": [
+  "返回邮件"
+ ],
+ "emailEditor.draftTitle": [
+  "草稿：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "修正源代码后才能编辑其文本。"
+ ],
+ "emailEditor.goToLine": [
+  "转到第 ",
+  [
+   "line"
+  ],
+  " 行"
+ ],
+ "emailEditor.lineNumber": [
+  "（第 ",
+  [
+   "line"
+  ],
+  " 行）"
+ ],
+ "emailEditor.name": [
+  "名称"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "没有这个模板"
+ ],
+ "emailEditor.noText": [
+  "此源代码没有静态文本。"
+ ],
+ "emailEditor.noTheme": [
+  "无主题"
+ ],
+ "emailEditor.noVariables": [
+  "此模板不读取变量。"
+ ],
+ "emailEditor.position": [
+  "第 ",
+  [
+   "line"
+  ],
+  " 行，第 ",
+  [
+   "column"
+  ],
+  " 列："
+ ],
+ "emailEditor.preview": [
+  "预览"
+ ],
+ "emailEditor.previewFrame": [
+  "邮件预览"
+ ],
+ "emailEditor.projectTheme": [
+  "项目的主题"
+ ],
+ "emailEditor.readingTexts": [
+  "正在读取文本…"
+ ],
+ "emailEditor.rendering": [
+  "正在渲染…"
+ ],
+ "emailEditor.source": [
+  "源代码（TSX）"
+ ],
+ "emailEditor.subject": [
+  "主题：",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "模板：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "文本 ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "文本"
+ ],
+ "emailEditor.theme": [
+  "主题"
+ ],
+ "emailEditor.themeTitle": [
+  "主题：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "变量"
+ ],
+ "emailEditor.variablesExplained": [
+  "预览使用模板的 ",
+  [
+   "preview"
+  ],
+  "；邮件获得发送时给出的变量，以及 ",
+  [
+   "user"
+  ],
+  " 和 ",
+  [
+   "project"
+  ],
+  "。"
+ ],
+ "emailServer.description": [
+  "共享服务器以内置外观发送平台自身的邮件；编辑模板和发送邮件需要你自己的 SMTP 服务器。"
+ ],
+ "emailServer.host": [
+  "SMTP 主机"
+ ],
+ "emailServer.noReason": [
+  "未给出原因"
+ ],
+ "emailServer.own": [
+  "自己的 SMTP 服务器"
+ ],
+ "emailServer.password": [
+  "SMTP 密码"
+ ],
+ "emailServer.port": [
+  "SMTP 端口"
+ ],
+ "emailServer.save": [
+  "保存邮件服务器"
+ ],
+ "emailServer.saved": [
+  "邮件服务器已保存。"
+ ],
+ "emailServer.sendTest": [
+  "发送测试邮件"
+ ],
+ "emailServer.senderEmail": [
+  "发件人邮箱"
+ ],
+ "emailServer.senderName": [
+  "发件人名称"
+ ],
+ "emailServer.server": [
+  "服务器"
+ ],
+ "emailServer.shared": [
+  "共享服务器"
+ ],
+ "emailServer.testForm": [
+  "发送一封测试邮件"
+ ],
+ "emailServer.testRecipient": [
+  "测试邮件收件人"
+ ],
+ "emailServer.testRefused": [
+  "服务器拒绝了它：",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "服务器已接受发给 ",
+  [
+   "recipient"
+  ],
+  " 的测试邮件。"
+ ],
+ "emailServer.title": [
+  "邮件服务器"
+ ],
+ "emailServer.username": [
+  "SMTP 用户名"
+ ],
+ "emails.createDraft": [
+  "创建草稿"
+ ],
+ "emails.createTemplate": [
+  "创建模板"
+ ],
+ "emails.createTheme": [
+  "创建主题"
+ ],
+ "emails.creating": [
+  "正在创建…"
+ ],
+ "emails.drafts": [
+  "草稿"
+ ],
+ "emails.draftsDescription": [
+  "写一次、发送给部分或全部用户的邮件。"
+ ],
+ "emails.newDraftName": [
+  "新草稿名称"
+ ],
+ "emails.newTemplateName": [
+  "新模板名称"
+ ],
+ "emails.newThemeName": [
+  "新主题名称"
+ ],
+ "emails.noDrafts": [
+  "还没有草稿。"
+ ],
+ "emails.notSent": [
+  "未发送"
+ ],
+ "emails.outboxLink": [
+  "已发送邮件和发件箱"
+ ],
+ "emails.projectTheme": [
+  "项目邮件的主题"
+ ],
+ "emails.selected": [
+  "已选"
+ ],
+ "emails.sentAt": [
+  "发送于 ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "模板"
+ ],
+ "emails.templatesDescription": [
+  "平台自身的邮件使用对应类型的模板；修改将应用于下一封发送的邮件。"
+ ],
+ "emails.themes": [
+  "主题"
+ ],
+ "emails.themesDescription": [
+  "主题包裹每封邮件的正文（页眉、页脚、退订链接）。"
  ],
  "error.generic": [
   "出了点问题，请重试。"
@@ -472,6 +1061,157 @@ export const messages: Messages = {
    "reason"
   ]
  ],
+ "outbox.anyStatus": [
+  "任意状态"
+ ],
+ "outbox.cancelEmail": [
+  "取消邮件"
+ ],
+ "outbox.changeEmail": [
+  "修改邮件"
+ ],
+ "outbox.content": [
+  "内容"
+ ],
+ "outbox.delivery": [
+  "投递"
+ ],
+ "outbox.deliveryDescription": [
+  "此项目发送的邮件。不会从 SMTP 服务器接收退信和垃圾邮件举报。"
+ ],
+ "outbox.due": [
+  "预定"
+ ],
+ "outbox.dueOrSent": [
+  "预定或已发送"
+ ],
+ "outbox.emailContent": [
+  "邮件内容"
+ ],
+ "outbox.empty": [
+  "发件箱为空。"
+ ],
+ "outbox.error": [
+  "错误"
+ ],
+ "outbox.kind": [
+  "类型"
+ ],
+ "outbox.last30Days": [
+  "过去 30 天"
+ ],
+ "outbox.lastDay": [
+  "过去一天"
+ ],
+ "outbox.lastError": [
+  "最近错误：",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "过去一小时"
+ ],
+ "outbox.lastWeek": [
+  "过去一周"
+ ],
+ "outbox.noContent": [
+  "没有内容。"
+ ],
+ "outbox.noSubject": [
+  "（无主题）"
+ ],
+ "outbox.noneSent": [
+  "还没有发送任何邮件。"
+ ],
+ "outbox.noneWithStatus": [
+  "没有状态为“",
+  [
+   "status"
+  ],
+  "”的邮件。"
+ ],
+ "outbox.notEditable": [
+  "正在发送或已发送的邮件无法修改。"
+ ],
+ "outbox.notRendered": [
+  "尚未渲染：发送时会从其模板渲染，除非你在此处写入其 HTML。"
+ ],
+ "outbox.note": [
+  "备注"
+ ],
+ "outbox.outbox": [
+  "发件箱"
+ ],
+ "outbox.outboxDescription": [
+  "项目的每封邮件，最新的在前：排队中、发送中、已发送、失败，或已跳过（附原因）。"
+ ],
+ "outbox.pagerLabel": [
+  "发件箱的页面"
+ ],
+ "outbox.perSecond": [
+  [
+   "rate"
+  ],
+  " 封/秒"
+ ],
+ "outbox.plainText": [
+  "纯文本（可选）"
+ ],
+ "outbox.rate": [
+  "速率（最近一分钟）"
+ ],
+ "outbox.saveChanges": [
+  "保存更改"
+ ],
+ "outbox.sendNow": [
+  "立即发送"
+ ],
+ "outbox.sent": [
+  "已发送"
+ ],
+ "outbox.sentAt": [
+  "发送时间"
+ ],
+ "outbox.sentDescription": [
+  "最近发送或尝试发送的 100 封邮件，最新的在前；尚未发送的邮件会显示其最近的错误。"
+ ],
+ "outbox.sentEmails": [
+  "已发送邮件"
+ ],
+ "outbox.sentTerm": [
+  "发送"
+ ],
+ "outbox.skipped": [
+  "已跳过：",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "状态"
+ ],
+ "outbox.statusFailed": [
+  "失败"
+ ],
+ "outbox.statusQueued": [
+  "排队中"
+ ],
+ "outbox.statusSending": [
+  "发送中"
+ ],
+ "outbox.statusSent": [
+  "已发送"
+ ],
+ "outbox.statusSkipped": [
+  "已跳过"
+ ],
+ "outbox.subject": [
+  "主题"
+ ],
+ "outbox.to": [
+  "收件人"
+ ],
  "pager.first": [
   "第一页"
  ],
@@ -519,6 +1259,166 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "项目"
+ ],
+ "sendDraft.allUsers": [
+  "所有用户"
+ ],
+ "sendDraft.confirmTitle": [
+  "发送此草稿？"
+ ],
+ "sendDraft.everyUserGets": [
+  "项目的每个用户都会收到这封邮件。"
+ ],
+ "sendDraft.lastSent": [
+  "上次发送于 ",
+  [
+   "date"
+  ],
+  "。发送前请保存更改。"
+ ],
+ "sendDraft.recipients": [
+  "收件人"
+ ],
+ "sendDraft.saveFirst": [
+  "发送前请保存更改。"
+ ],
+ "sendDraft.send": [
+  "发送"
+ ],
+ "sendDraft.sendEllipsis": [
+  "发送…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "已发送给 ",
+     "#",
+     " 位用户（关闭了此类邮件的用户会被跳过）。"
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "主题"
+ ],
+ "sendDraft.subjectHint": [
+  "留空则使用草稿自己的主题。"
+ ],
+ "sendDraft.theseUsers": [
+  "这些用户"
+ ],
+ "sendDraft.title": [
+  "发送"
+ ],
+ "sendDraft.userIds": [
+  "用户 ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "以逗号或空格分隔。"
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 位用户会收到这封邮件。"
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "输入项目名称以确认"
+ ],
+ "settings.dangerDescription": [
+  "删除项目会删除其用户、团队、密钥和设置，且无法撤销。"
+ ],
+ "settings.dangerZone": [
+  "危险区域"
+ ],
+ "settings.deleteExplained": [
+  "项目中的所有内容都将被删除。请输入项目名称以确认。"
+ ],
+ "settings.deleteForever": [
+  "永久删除"
+ ],
+ "settings.deleteProject": [
+  "删除项目"
+ ],
+ "settings.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "settings.description": [
+  "描述"
+ ],
+ "settings.general": [
+  "常规"
+ ],
+ "settings.logoDarkFull": [
+  "深色模式的完整 Logo"
+ ],
+ "settings.logoDarkSquare": [
+  "深色模式的 Logo（方形）"
+ ],
+ "settings.logoFull": [
+  "完整 Logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… 或 data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " 预览"
+ ],
+ "settings.logoSquare": [
+  "Logo（方形）"
+ ],
+ "settings.newOwnerTeam": [
+  "新的所有者团队"
+ ],
+ "settings.projectId": [
+  "项目 ID"
+ ],
+ "settings.projectName": [
+  "项目名称"
+ ],
+ "settings.save": [
+  "保存"
+ ],
+ "settings.saved": [
+  "已保存。"
+ ],
+ "settings.saving": [
+  "正在保存…"
+ ],
+ "settings.teamNotIn": [
+  "你不在其中的团队"
+ ],
+ "settings.transfer": [
+  "转移"
+ ],
+ "settings.transferDescription": [
+  "归 ",
+  [
+   "owner"
+  ],
+  " 所有。可将其移到你的另一个团队。"
+ ],
+ "settings.transferred": [
+  "已转移。"
+ ],
+ "settings.transferring": [
+  "正在转移…"
  ],
  "shell.allProjects": [
   "所有项目"
