@@ -61,10 +61,13 @@ export function AuditLogPage() {
           columns={[
             { header: t('auditLog.time'), cell: (entry) => formatDate(entry.occurred_at_millis) },
             { header: t('auditLog.action'), cell: (entry) => <code>{entry.action}</code> },
-            { header: t('auditLog.actor'), cell: (entry) => actorText(entry) },
-            { header: t('auditLog.target'), cell: (entry) => (entry.target_type ? `${entry.target_type} ${entry.target_id ?? ''}` : '—') },
+            { header: t('auditLog.actor'), cell: (entry) => <ActorCell entry={entry} /> },
+            {
+              header: t('auditLog.target'),
+              cell: (entry) => (entry.target_type ? <code>{`${entry.target_type} ${entry.target_id ?? ''}`}</code> : '—'),
+            },
             { header: t('auditLog.ipAddress'), cell: (entry) => entry.ip_address ?? '—' },
-            { header: t('auditLog.details'), cell: (entry) => JSON.stringify(entry.details), className: 'dash-excerpt' },
+            { header: t('auditLog.details'), cell: (entry) => <code>{JSON.stringify(entry.details)}</code>, className: 'dash-excerpt' },
           ]}
         />
       </Section>
@@ -72,7 +75,40 @@ export function AuditLogPage() {
   );
 }
 
-const actorText = (entry: AuditLogEntry) => (entry.actor_id ? `${entry.actor_type} ${entry.actor_id}` : entry.actor_type);
+/** Who did it, in the active language, and their id (as the API names it). */
+function ActorCell({ entry }: { entry: AuditLogEntry }) {
+  const { t } = useDashboardTranslation();
+  return (
+    <>
+      {actorTypeText(entry.actor_type, t)}
+      {entry.actor_id ? (
+        <>
+          {' '}
+          <code>{entry.actor_id}</code>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function actorTypeText(type: AuditLogEntry['actor_type'], t: Translate): string {
+  switch (type) {
+    case 'user':
+      return t('auditLog.actorUser');
+    case 'admin':
+      return t('auditLog.actorAdmin');
+    case 'server':
+      return t('auditLog.actorServer');
+    case 'scim_directory':
+      return t('auditLog.actorScim');
+    case 'sso_setup_link':
+      return t('auditLog.actorSsoSetup');
+    case 'anonymous':
+      return t('auditLog.actorAnonymous');
+    default:
+      return t('auditLog.actorSystem');
+  }
+}
 
 /** The filter fields; one form so that several can be set before the list is asked again. */
 function Filters({

@@ -80,7 +80,7 @@ function DeliveryInfo() {
           ))}
           <div className="dash-card">
             <dt>{t('outbox.rate')}</dt>
-            <dd className="dash-stat">{t('outbox.perSecond', { rate: info.data.capacity.rate_per_second.toFixed(2) })}</dd>
+            <dd className="dash-stat">{t('outbox.perSecond', { n: info.data.capacity.rate_per_second.toFixed(2) })}</dd>
           </div>
         </dl>
       ) : null}
