@@ -9,7 +9,7 @@ import { createProject, signUpOwner, withDashboardInChromium } from './dashboard
  * the teams list): the owner opens the dashboard in a browser whose language is the pseudo-locale `en-XA` (every
  * catalogue message accented inside ⟦…⟧) and goes, through the links a person follows, to the emails (the outbox,
  * a theme's and a template's editor with the AI assistant), the OAuth applications, the webhooks, the audit log,
- * the data vault, the project settings and the configuration. On each, any word outside ⟦…⟧ escaped the catalogue
+ * the data vault, the payments, the project settings and the configuration. On each, any word outside ⟦…⟧ escaped the catalogue
  * (the owner's data, code, ids and the server's own names of things aside); then German shows the same pages'
  * words translated, with counts by German's plural rules.
  */
@@ -79,7 +79,7 @@ async function follow(page: Page, selector: string, path: RegExp): Promise<strin
 }
 
 describe('the rest of the dashboard in the owner’s language', () => {
-  it('en-XA: no text outside the catalogue on the emails, OAuth apps, webhooks, audit log, data vault, settings and config pages', { timeout: 480_000 }, async () => {
+  it('en-XA: no text outside the catalogue on the emails, OAuth apps, webhooks, audit log, data vault, payments, settings and config pages', { timeout: 480_000 }, async () => {
     const setup = await env.browser.newPage({ viewport: { width: 1024, height: 768 } });
     const email = `pages-${randomUUID().slice(0, 8)}@dashboard.test`;
     await signUpOwner(setup, env.platform.url, email);
@@ -114,7 +114,7 @@ describe('the rest of the dashboard in the owner’s language', () => {
     await expect.poll(() => page.locator('.dash-email-texts input').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await check('a template’s editor');
 
-    for (const section of ['oauth-apps', 'webhooks', 'audit-log', 'data-vault', 'settings', 'config']) {
+    for (const section of ['oauth-apps', 'webhooks', 'audit-log', 'data-vault', 'payments', 'settings', 'config']) {
       const path = await follow(page, nav(section), new RegExp(`/${section}$`));
       // The audit log's first page (entries, or the empty state) has arrived.
       if (section === 'audit-log') await expect.poll(() => page.locator('#main tbody tr, #main p.dash-muted').count(), { timeout: 30_000 }).toBeGreaterThan(0);

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "المنفّذ"
  ],
+ "auditLog.actorAdmin": [
+  "المسؤول"
+ ],
+ "auditLog.actorAnonymous": [
+  "مجهول"
+ ],
  "auditLog.actorId": [
   "معرّف المنفّذ"
+ ],
+ "auditLog.actorScim": [
+  "دليل SCIM"
+ ],
+ "auditLog.actorServer": [
+  "الخادم"
+ ],
+ "auditLog.actorSsoSetup": [
+  "رابط إعداد SSO"
+ ],
+ "auditLog.actorSystem": [
+  "النظام"
+ ],
+ "auditLog.actorUser": [
+  "المستخدم"
  ],
  "auditLog.description": [
   "أحداث الأمان والإدارة، الأحدث أولًا، ويُكتب كل منها في معاملة التغيير الذي يسجّله."
@@ -1191,7 +1212,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/ث"
  ],
@@ -1260,6 +1281,435 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "الصفحة السابقة"
+ ],
+ "payments.addAProduct": [
+  "إضافة منتج"
+ ],
+ "payments.addAProductLine": [
+  "إضافة خط منتجات"
+ ],
+ "payments.addAnItem": [
+  "إضافة عنصر"
+ ],
+ "payments.addItem": [
+  "إضافة العنصر"
+ ],
+ "payments.addLine": [
+  "إضافة خط المنتجات"
+ ],
+ "payments.addProduct": [
+  "إضافة المنتج"
+ ],
+ "payments.amount": [
+  "المبلغ"
+ ],
+ "payments.any": [
+  "أي نوع"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (كما هو الآن)"
+ ],
+ "payments.billing": [
+  "الفوترة"
+ ],
+ "payments.billingMonth": [
+  "كل شهر"
+ ],
+ "payments.billingWeek": [
+  "كل أسبوع"
+ ],
+ "payments.billingYear": [
+  "كل سنة"
+ ],
+ "payments.blockNewPurchases": [
+  "حظر المشتريات الجديدة"
+ ],
+ "payments.cancelEditing": [
+  "إلغاء التعديل"
+ ],
+ "payments.chargesEnabled": [
+  "تفعيل التحصيل"
+ ],
+ "payments.continueOnStripe": [
+  "المتابعة على Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "متابعة الإعداد"
+ ],
+ "payments.currency": [
+  "العملة"
+ ],
+ "payments.customer": [
+  "عميل"
+ ],
+ "payments.customerDescription": [
+  "معرّف مستخدم أو فريق (من صفحته)، أو معرّفك الخاص لعميل مخصّص."
+ ],
+ "payments.customerId": [
+  "معرّف العميل"
+ ],
+ "payments.customerType": [
+  "نوع العميل"
+ ],
+ "payments.customerTypeCustom": [
+  "مخصّص"
+ ],
+ "payments.customerTypeOf": [
+  "صنف العميل"
+ ],
+ "payments.customerTypeTeam": [
+  "فريق"
+ ],
+ "payments.customerTypeUser": [
+  "مستخدم"
+ ],
+ "payments.delete": [
+  "حذف"
+ ],
+ "payments.deleteExplained": [
+  "يحتفظ العملاء الذين يملكونه بما اشتروه؛ ولا يمكن بعد الآن شراؤه أو منحه أو تضمينه."
+ ],
+ "payments.deleteItem": [
+  "حذف العنصر"
+ ],
+ "payments.deleteItemNamed": [
+  "حذف العنصر ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "هل تريد حذف العنصر ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.deleteLine": [
+  "حذف خط المنتجات"
+ ],
+ "payments.deleteLineNamed": [
+  "حذف خط المنتجات ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "هل تريد حذف خط المنتجات ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.deleteProduct": [
+  "حذف المنتج"
+ ],
+ "payments.deleteProductNamed": [
+  "حذف المنتج ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "هل تريد حذف المنتج ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.detailsSubmitted": [
+  "تم إرسال البيانات"
+ ],
+ "payments.edit": [
+  "تعديل"
+ ],
+ "payments.editItemNamed": [
+  "تعديل العنصر ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "تعديل خط المنتجات ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "تعديل المنتج ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل يوم"
+    ],
+    "two": [
+     "كل يومين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أيام"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " يومًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " يوم"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل شهر"
+    ],
+    "two": [
+     "كل شهرين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أشهر"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " شهرًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " شهر"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل أسبوع"
+    ],
+    "two": [
+     "كل أسبوعين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أسابيع"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " أسبوعًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " أسبوع"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل سنة"
+    ],
+    "two": [
+     "كل سنتين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " سنوات"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " سنة"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " سنة"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "يعرض النموذج سعرًا واحدًا لهذا المنتج وأول عنصر مضمّن فيه؛ وتبقى أسعاره وعناصره الأخرى كما هي."
+ ],
+ "payments.free": [
+  "مجاني، مضمّن افتراضيًا"
+ ],
+ "payments.id": [
+  "المعرّف"
+ ],
+ "payments.includedByDefault": [
+  "مضمّن افتراضيًا"
+ ],
+ "payments.includedItem": [
+  "العنصر المضمّن"
+ ],
+ "payments.includes": [
+  "يتضمن ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "اسم العنصر"
+ ],
+ "payments.items": [
+  "العناصر"
+ ],
+ "payments.itemsDescription": [
+  "ما يملك العملاء كمية منه (أرصدة، مقاعد)؛ وتتضمنه المنتجات."
+ ],
+ "payments.lineBadge": [
+  "الخط ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "نوع عميل الخط"
+ ],
+ "payments.lineName": [
+  "اسم الخط"
+ ],
+ "payments.mode": [
+  "الوضع"
+ ],
+ "payments.modeDescription": [
+  "في وضع الاختبار تمر المشتريات عبر صفحة الدفع التجريبية للمنصة (لا تُخصم أي بطاقة). وحظر المشتريات الجديدة يُبقي ما يملكه العملاء."
+ ],
+ "payments.no": [
+  "لا"
+ ],
+ "payments.noItems": [
+  "لا توجد عناصر بعد."
+ ],
+ "payments.noProductLines": [
+  "لا توجد خطوط منتجات بعد."
+ ],
+ "payments.noProducts": [
+  "لا توجد منتجات بعد."
+ ],
+ "payments.none": [
+  "لا شيء"
+ ],
+ "payments.onboardingReady": [
+  "رابط الإعداد جاهز:"
+ ],
+ "payments.once": [
+  "مرة واحدة"
+ ],
+ "payments.oneTime": [
+  "مرة واحدة"
+ ],
+ "payments.payoutsEnabled": [
+  "تفعيل الدفعات"
+ ],
+ "payments.price": [
+  "السعر"
+ ],
+ "payments.priceId": [
+  "معرّف السعر"
+ ],
+ "payments.priceToEdit": [
+  "السعر المراد تعديله"
+ ],
+ "payments.productCustomerType": [
+  "نوع عميل المنتج"
+ ],
+ "payments.productLine": [
+  "خط المنتجات"
+ ],
+ "payments.productLines": [
+  "خطوط المنتجات"
+ ],
+ "payments.productLinesDescription": [
+  "يملك العميل منتجًا واحدًا على الأكثر من كل خط (الخطط: Free وPro وMax)؛ وشراء آخر يبدّله."
+ ],
+ "payments.productName": [
+  "اسم المنتج"
+ ],
+ "payments.products": [
+  "المنتجات"
+ ],
+ "payments.productsDescription": [
+  "ما يشتريه العملاء أو يُمنحونه: الأسعار لكل عملة وفترة، والعناصر المضمّنة."
+ ],
+ "payments.quantityIncluded": [
+  "الكمية المضمّنة"
+ ],
+ "payments.refreshStatus": [
+  "تحديث الحالة"
+ ],
+ "payments.saveItem": [
+  "حفظ العنصر"
+ ],
+ "payments.saveLine": [
+  "حفظ خط المنتجات"
+ ],
+ "payments.saveProduct": [
+  "حفظ المنتج"
+ ],
+ "payments.setUpStripe": [
+  "إعداد Stripe"
+ ],
+ "payments.showCustomer": [
+  "عرض العميل"
+ ],
+ "payments.stackable": [
+  "قابل للتكديس (يُشترى أكثر من مرة)"
+ ],
+ "payments.stripeAccount": [
+  "الحساب"
+ ],
+ "payments.stripeDescription": [
+  "خارج وضع الاختبار يدفع العملاء عبر حساب Stripe الخاص بالمشروع، المتصل هنا بإعداد Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "غير متصل: لا يوجد حساب Stripe متصل بهذا المشروع بعد."
+ ],
+ "payments.testMode": [
+  "وضع الاختبار"
+ ],
+ "payments.transactions": [
+  "المعاملات"
+ ],
+ "payments.yes": [
+  "نعم"
  ],
  "projects.count": [
   [

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "Akteur"
  ],
+ "auditLog.actorAdmin": [
+  "Admin"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonym"
+ ],
  "auditLog.actorId": [
   "Akteur-ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM-Verzeichnis"
+ ],
+ "auditLog.actorServer": [
+  "Server"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO-Einrichtungslink"
+ ],
+ "auditLog.actorSystem": [
+  "System"
+ ],
+ "auditLog.actorUser": [
+  "Benutzer"
  ],
  "auditLog.description": [
   "Sicherheits- und Verwaltungsereignisse, die neuesten zuerst, jedes in der Transaktion der Änderung geschrieben, die es festhält."
@@ -565,7 +586,7 @@ export const messages: Messages = {
   ")"
  ],
  "emailEditor.name": [
-  "Name"
+  "Bezeichnung"
  ],
  "emailEditor.noSuchTemplate": [
   "Keine solche Vorlage"
@@ -621,7 +642,7 @@ export const messages: Messages = {
   ]
  ],
  "emailEditor.textNumber": [
-  "Text ",
+  "Textstelle ",
   [
    "n"
   ]
@@ -997,7 +1018,7 @@ export const messages: Messages = {
   "Maschine-zu-Maschine (Client-Anmeldedaten)"
  ],
  "oauthApps.name": [
-  "Name"
+  "Bezeichnung"
  ],
  "oauthApps.newApplication": [
   "Neue Anwendung"
@@ -1152,7 +1173,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/s"
  ],
@@ -1221,6 +1242,389 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "Vorherige Seite"
+ ],
+ "payments.addAProduct": [
+  "Ein Produkt hinzufügen"
+ ],
+ "payments.addAProductLine": [
+  "Eine Produktlinie hinzufügen"
+ ],
+ "payments.addAnItem": [
+  "Einen Artikel hinzufügen"
+ ],
+ "payments.addItem": [
+  "Artikel hinzufügen"
+ ],
+ "payments.addLine": [
+  "Produktlinie hinzufügen"
+ ],
+ "payments.addProduct": [
+  "Produkt hinzufügen"
+ ],
+ "payments.amount": [
+  "Betrag"
+ ],
+ "payments.any": [
+  "Beliebig"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (wie bisher)"
+ ],
+ "payments.billing": [
+  "Abrechnung"
+ ],
+ "payments.billingMonth": [
+  "Jeden Monat"
+ ],
+ "payments.billingWeek": [
+  "Jede Woche"
+ ],
+ "payments.billingYear": [
+  "Jedes Jahr"
+ ],
+ "payments.blockNewPurchases": [
+  "Neue Käufe sperren"
+ ],
+ "payments.cancelEditing": [
+  "Bearbeiten abbrechen"
+ ],
+ "payments.chargesEnabled": [
+  "Zahlungen aktiviert"
+ ],
+ "payments.continueOnStripe": [
+  "weiter bei Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Einrichtung fortsetzen"
+ ],
+ "payments.currency": [
+  "Währung"
+ ],
+ "payments.customer": [
+  "Ein Kunde"
+ ],
+ "payments.customerDescription": [
+  "Die ID eines Benutzers oder Teams (von seiner Seite) oder Ihre eigene ID eines benutzerdefinierten Kunden."
+ ],
+ "payments.customerId": [
+  "Kunden-ID"
+ ],
+ "payments.customerType": [
+  "Kundentyp"
+ ],
+ "payments.customerTypeCustom": [
+  "benutzerdefiniert"
+ ],
+ "payments.customerTypeOf": [
+  "Art des Kunden"
+ ],
+ "payments.customerTypeTeam": [
+  "Team"
+ ],
+ "payments.customerTypeUser": [
+  "Benutzer"
+ ],
+ "payments.delete": [
+  "Löschen"
+ ],
+ "payments.deleteExplained": [
+  "Kunden, die es besitzen, behalten, was sie gekauft haben; es kann nicht mehr gekauft, vergeben oder eingeschlossen werden."
+ ],
+ "payments.deleteItem": [
+  "Artikel löschen"
+ ],
+ "payments.deleteItemNamed": [
+  "Artikel ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteItemTitle": [
+  "Artikel ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.deleteLine": [
+  "Produktlinie löschen"
+ ],
+ "payments.deleteLineNamed": [
+  "Produktlinie ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteLineTitle": [
+  "Produktlinie ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.deleteProduct": [
+  "Produkt löschen"
+ ],
+ "payments.deleteProductNamed": [
+  "Produkt ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteProductTitle": [
+  "Produkt ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.detailsSubmitted": [
+  "Angaben übermittelt"
+ ],
+ "payments.edit": [
+  "Bearbeiten"
+ ],
+ "payments.editItemNamed": [
+  "Artikel ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.editLineNamed": [
+  "Produktlinie ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.editProductNamed": [
+  "Produkt ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jeden Tag"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Tage"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jeden Monat"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Monate"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jede Woche"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Wochen"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jedes Jahr"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Jahre"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "Das Formular zeigt einen Preis dieses Produkts und seinen ersten enthaltenen Artikel; die anderen Preise und Artikel bleiben, wie sie sind."
+ ],
+ "payments.free": [
+  "Kostenlos, standardmäßig enthalten"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "Standardmäßig enthalten"
+ ],
+ "payments.includedItem": [
+  "Enthaltener Artikel"
+ ],
+ "payments.includes": [
+  "enthält ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Artikelname"
+ ],
+ "payments.items": [
+  "Artikel"
+ ],
+ "payments.itemsDescription": [
+  "Wovon Kunden eine Menge haben (Guthaben, Plätze); Produkte enthalten sie."
+ ],
+ "payments.lineBadge": [
+  "Linie ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Kundentyp der Linie"
+ ],
+ "payments.lineName": [
+  "Name der Linie"
+ ],
+ "payments.mode": [
+  "Modus"
+ ],
+ "payments.modeDescription": [
+  "Im Testmodus laufen Käufe über den Test-Checkout der Plattform (keine Karte wird belastet). Das Sperren neuer Käufe lässt Kunden behalten, was sie besitzen."
+ ],
+ "payments.no": [
+  "nein"
+ ],
+ "payments.noItems": [
+  "Noch keine Artikel."
+ ],
+ "payments.noProductLines": [
+  "Noch keine Produktlinien."
+ ],
+ "payments.noProducts": [
+  "Noch keine Produkte."
+ ],
+ "payments.none": [
+  "Keine"
+ ],
+ "payments.onboardingReady": [
+  "Einrichtungslink bereit:"
+ ],
+ "payments.once": [
+  "einmalig"
+ ],
+ "payments.oneTime": [
+  "Einmalig"
+ ],
+ "payments.payoutsEnabled": [
+  "Auszahlungen aktiviert"
+ ],
+ "payments.price": [
+  "Preis"
+ ],
+ "payments.priceId": [
+  "Preis-ID"
+ ],
+ "payments.priceToEdit": [
+  "Zu bearbeitender Preis"
+ ],
+ "payments.productCustomerType": [
+  "Kundentyp des Produkts"
+ ],
+ "payments.productLine": [
+  "Produktlinie"
+ ],
+ "payments.productLines": [
+  "Produktlinien"
+ ],
+ "payments.productLinesDescription": [
+  "Ein Kunde besitzt höchstens ein Produkt einer Linie (Tarife: Free, Pro, Max); der Kauf eines anderen wechselt."
+ ],
+ "payments.productName": [
+  "Produktname"
+ ],
+ "payments.products": [
+  "Produkte"
+ ],
+ "payments.productsDescription": [
+  "Was Kunden kaufen oder erhalten: Preise pro Währung und Intervall sowie die enthaltenen Artikel."
+ ],
+ "payments.quantityIncluded": [
+  "Enthaltene Menge"
+ ],
+ "payments.refreshStatus": [
+  "Status aktualisieren"
+ ],
+ "payments.saveItem": [
+  "Artikel speichern"
+ ],
+ "payments.saveLine": [
+  "Produktlinie speichern"
+ ],
+ "payments.saveProduct": [
+  "Produkt speichern"
+ ],
+ "payments.setUpStripe": [
+  "Stripe einrichten"
+ ],
+ "payments.showCustomer": [
+  "Kunden anzeigen"
+ ],
+ "payments.stackable": [
+  "Stapelbar (mehrfach kaufbar)"
+ ],
+ "payments.stripeAccount": [
+  "Konto"
+ ],
+ "payments.stripeDescription": [
+  "Außerhalb des Testmodus zahlen Kunden über das eigene Stripe-Konto des Projekts, das hier mit der Stripe-Einrichtung verbunden wird."
+ ],
+ "payments.stripeNotConnected": [
+  "Nicht verbunden: Mit diesem Projekt ist noch kein Stripe-Konto verbunden."
+ ],
+ "payments.testMode": [
+  "Testmodus"
+ ],
+ "payments.transactions": [
+  "Transaktionen"
+ ],
+ "payments.yes": [
+  "ja"
  ],
  "projects.count": [
   [

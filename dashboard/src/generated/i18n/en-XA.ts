@@ -83,9 +83,44 @@ export const messages: Messages = {
   "Åçţöŕ",
   "⟧"
  ],
+ "auditLog.actorAdmin": [
+  "⟦",
+  "åđmîñ",
+  "⟧"
+ ],
+ "auditLog.actorAnonymous": [
+  "⟦",
+  "åñöñýmöûš",
+  "⟧"
+ ],
  "auditLog.actorId": [
   "⟦",
   "Åçţöŕ ÎĐ",
+  "⟧"
+ ],
+ "auditLog.actorScim": [
+  "⟦",
+  "ŠÇÎM đîŕéçţöŕý",
+  "⟧"
+ ],
+ "auditLog.actorServer": [
+  "⟦",
+  "šéŕvéŕ",
+  "⟧"
+ ],
+ "auditLog.actorSsoSetup": [
+  "⟦",
+  "ŠŠÖ šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "auditLog.actorSystem": [
+  "⟦",
+  "šýšţém",
+  "⟧"
+ ],
+ "auditLog.actorUser": [
+  "⟦",
+  "ûšéŕ",
   "⟧"
  ],
  "auditLog.description": [
@@ -1764,7 +1799,7 @@ export const messages: Messages = {
  "outbox.perSecond": [
   "⟦",
   [
-   "rate"
+   "n"
   ],
   "/š",
   "⟧"
@@ -1875,6 +1910,571 @@ export const messages: Messages = {
  "pager.previous": [
   "⟦",
   "Pŕévîöûš påĝé",
+  "⟧"
+ ],
+ "payments.addAProduct": [
+  "⟦",
+  "Åđđ å pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.addAProductLine": [
+  "⟦",
+  "Åđđ å pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.addAnItem": [
+  "⟦",
+  "Åđđ åñ îţém",
+  "⟧"
+ ],
+ "payments.addItem": [
+  "⟦",
+  "Åđđ îţém",
+  "⟧"
+ ],
+ "payments.addLine": [
+  "⟦",
+  "Åđđ pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.addProduct": [
+  "⟦",
+  "Åđđ pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.amount": [
+  "⟦",
+  "Åmöûñţ",
+  "⟧"
+ ],
+ "payments.any": [
+  "⟦",
+  "Åñý",
+  "⟧"
+ ],
+ "payments.asNow": [
+  "⟦",
+  [
+   "interval"
+  ],
+  " (åš ñöw)",
+  "⟧"
+ ],
+ "payments.billing": [
+  "⟦",
+  "Ɓîĺĺîñĝ",
+  "⟧"
+ ],
+ "payments.billingMonth": [
+  "⟦",
+  "Évéŕý möñţĥ",
+  "⟧"
+ ],
+ "payments.billingWeek": [
+  "⟦",
+  "Évéŕý wééķ",
+  "⟧"
+ ],
+ "payments.billingYear": [
+  "⟦",
+  "Évéŕý ýéåŕ",
+  "⟧"
+ ],
+ "payments.blockNewPurchases": [
+  "⟦",
+  "Ɓĺöçķ ñéw pûŕçĥåšéš",
+  "⟧"
+ ],
+ "payments.cancelEditing": [
+  "⟦",
+  "Çåñçéĺ éđîţîñĝ",
+  "⟧"
+ ],
+ "payments.chargesEnabled": [
+  "⟦",
+  "Çĥåŕĝéš éñåƀĺéđ",
+  "⟧"
+ ],
+ "payments.continueOnStripe": [
+  "⟦",
+  "çöñţîñûé öñ Šţŕîpé",
+  "⟧"
+ ],
+ "payments.continueOnboarding": [
+  "⟦",
+  "Çöñţîñûé öñƀöåŕđîñĝ",
+  "⟧"
+ ],
+ "payments.currency": [
+  "⟦",
+  "Çûŕŕéñçý",
+  "⟧"
+ ],
+ "payments.customer": [
+  "⟦",
+  "Å çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.customerDescription": [
+  "⟦",
+  "Å ûšéŕ'š öŕ ţéåm'š îđ (fŕöm ţĥéîŕ påĝé), öŕ ýöûŕ öwñ îđ öf å çûšţöm çûšţöméŕ.",
+  "⟧"
+ ],
+ "payments.customerId": [
+  "⟦",
+  "Çûšţöméŕ îđ",
+  "⟧"
+ ],
+ "payments.customerType": [
+  "⟦",
+  "Çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.customerTypeCustom": [
+  "⟦",
+  "çûšţöm",
+  "⟧"
+ ],
+ "payments.customerTypeOf": [
+  "⟦",
+  "Ţýpé öf çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.customerTypeTeam": [
+  "⟦",
+  "ţéåm",
+  "⟧"
+ ],
+ "payments.customerTypeUser": [
+  "⟦",
+  "ûšéŕ",
+  "⟧"
+ ],
+ "payments.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "payments.deleteExplained": [
+  "⟦",
+  "Çûšţöméŕš wĥö öwñ îţ ķéép wĥåţ ţĥéý ƀöûĝĥţ; îţ çåñ ñö ĺöñĝéŕ ƀé ƀöûĝĥţ, ĝŕåñţéđ öŕ îñçĺûđéđ.",
+  "⟧"
+ ],
+ "payments.deleteItem": [
+  "⟦",
+  "Đéĺéţé îţém",
+  "⟧"
+ ],
+ "payments.deleteItemNamed": [
+  "⟦",
+  "Đéĺéţé îţém ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteItemTitle": [
+  "⟦",
+  "Đéĺéţé îţém ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.deleteLine": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.deleteLineNamed": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteLineTitle": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.deleteProduct": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.deleteProductNamed": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteProductTitle": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.detailsSubmitted": [
+  "⟦",
+  "Đéţåîĺš šûƀmîţţéđ",
+  "⟧"
+ ],
+ "payments.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "payments.editItemNamed": [
+  "⟦",
+  "Éđîţ îţém ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.editLineNamed": [
+  "⟦",
+  "Éđîţ pŕöđûçţ ĺîñé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.editProductNamed": [
+  "⟦",
+  "Éđîţ pŕöđûçţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.everyDay": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý đåý"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " đåýš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyMonth": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý möñţĥ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " möñţĥš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyWeek": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý wééķ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " wééķš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyYear": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý ýéåŕ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " ýéåŕš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.formShowsOne": [
+  "⟦",
+  "Ţĥé föŕm šĥöwš öñé pŕîçé öf ţĥîš pŕöđûçţ åñđ îţš fîŕšţ îñçĺûđéđ îţém; îţš öţĥéŕ pŕîçéš åñđ îţémš šţåý åš ţĥéý åŕé.",
+  "⟧"
+ ],
+ "payments.free": [
+  "⟦",
+  "Fŕéé, îñçĺûđéđ ƀý đéfåûĺţ",
+  "⟧"
+ ],
+ "payments.id": [
+  "⟦",
+  "Îđ",
+  "⟧"
+ ],
+ "payments.includedByDefault": [
+  "⟦",
+  "Îñçĺûđéđ ƀý đéfåûĺţ",
+  "⟧"
+ ],
+ "payments.includedItem": [
+  "⟦",
+  "Îñçĺûđéđ îţém",
+  "⟧"
+ ],
+ "payments.includes": [
+  "⟦",
+  "îñçĺûđéš ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ],
+  "⟧"
+ ],
+ "payments.itemName": [
+  "⟦",
+  "Îţém ñåmé",
+  "⟧"
+ ],
+ "payments.items": [
+  "⟦",
+  "Îţémš",
+  "⟧"
+ ],
+ "payments.itemsDescription": [
+  "⟦",
+  "Wĥåţ çûšţöméŕš ĥåvé å qûåñţîţý öf (çŕéđîţš, šéåţš); pŕöđûçţš îñçĺûđé ţĥém.",
+  "⟧"
+ ],
+ "payments.lineBadge": [
+  "⟦",
+  "ĺîñé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "payments.lineCustomerType": [
+  "⟦",
+  "Ĺîñé çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.lineName": [
+  "⟦",
+  "Ĺîñé ñåmé",
+  "⟧"
+ ],
+ "payments.mode": [
+  "⟦",
+  "Möđé",
+  "⟧"
+ ],
+ "payments.modeDescription": [
+  "⟦",
+  "Îñ ţéšţ möđé pûŕçĥåšéš ĝö ţĥŕöûĝĥ ţĥé pĺåţföŕm'š ţéšţ çĥéçķöûţ (ñö çåŕđ îš çĥåŕĝéđ). Ɓĺöçķîñĝ ñéw pûŕçĥåšéš ķéépš wĥåţ çûšţöméŕš öwñ.",
+  "⟧"
+ ],
+ "payments.no": [
+  "⟦",
+  "ñö",
+  "⟧"
+ ],
+ "payments.noItems": [
+  "⟦",
+  "Ñö îţémš ýéţ.",
+  "⟧"
+ ],
+ "payments.noProductLines": [
+  "⟦",
+  "Ñö pŕöđûçţ ĺîñéš ýéţ.",
+  "⟧"
+ ],
+ "payments.noProducts": [
+  "⟦",
+  "Ñö pŕöđûçţš ýéţ.",
+  "⟧"
+ ],
+ "payments.none": [
+  "⟦",
+  "Ñöñé",
+  "⟧"
+ ],
+ "payments.onboardingReady": [
+  "⟦",
+  "Öñƀöåŕđîñĝ ĺîñķ ŕéåđý:",
+  "⟧"
+ ],
+ "payments.once": [
+  "⟦",
+  "öñçé",
+  "⟧"
+ ],
+ "payments.oneTime": [
+  "⟦",
+  "Öñé ţîmé",
+  "⟧"
+ ],
+ "payments.payoutsEnabled": [
+  "⟦",
+  "Påýöûţš éñåƀĺéđ",
+  "⟧"
+ ],
+ "payments.price": [
+  "⟦",
+  "Pŕîçé",
+  "⟧"
+ ],
+ "payments.priceId": [
+  "⟦",
+  "Pŕîçé îđ",
+  "⟧"
+ ],
+ "payments.priceToEdit": [
+  "⟦",
+  "Pŕîçé ţö éđîţ",
+  "⟧"
+ ],
+ "payments.productCustomerType": [
+  "⟦",
+  "Pŕöđûçţ çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.productLine": [
+  "⟦",
+  "Pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.productLines": [
+  "⟦",
+  "Pŕöđûçţ ĺîñéš",
+  "⟧"
+ ],
+ "payments.productLinesDescription": [
+  "⟦",
+  "Å çûšţöméŕ öwñš åţ möšţ öñé pŕöđûçţ öf å ĺîñé (pĺåñš: Fŕéé, Pŕö, Måx); ƀûýîñĝ åñöţĥéŕ šwîţçĥéš.",
+  "⟧"
+ ],
+ "payments.productName": [
+  "⟦",
+  "Pŕöđûçţ ñåmé",
+  "⟧"
+ ],
+ "payments.products": [
+  "⟦",
+  "Pŕöđûçţš",
+  "⟧"
+ ],
+ "payments.productsDescription": [
+  "⟦",
+  "Wĥåţ çûšţöméŕš ƀûý öŕ åŕé ĝŕåñţéđ: pŕîçéš péŕ çûŕŕéñçý åñđ îñţéŕvåĺ, åñđ ţĥé îţémš ţĥéý îñçĺûđé.",
+  "⟧"
+ ],
+ "payments.quantityIncluded": [
+  "⟦",
+  "Qûåñţîţý îñçĺûđéđ",
+  "⟧"
+ ],
+ "payments.refreshStatus": [
+  "⟦",
+  "Ŕéfŕéšĥ šţåţûš",
+  "⟧"
+ ],
+ "payments.saveItem": [
+  "⟦",
+  "Šåvé îţém",
+  "⟧"
+ ],
+ "payments.saveLine": [
+  "⟦",
+  "Šåvé pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.saveProduct": [
+  "⟦",
+  "Šåvé pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.setUpStripe": [
+  "⟦",
+  "Šéţ ûp Šţŕîpé",
+  "⟧"
+ ],
+ "payments.showCustomer": [
+  "⟦",
+  "Šĥöw çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.stackable": [
+  "⟦",
+  "Šţåçķåƀĺé (ƀöûĝĥţ möŕé ţĥåñ öñçé)",
+  "⟧"
+ ],
+ "payments.stripeAccount": [
+  "⟦",
+  "Åççöûñţ",
+  "⟧"
+ ],
+ "payments.stripeDescription": [
+  "⟦",
+  "Öûţšîđé ţéšţ möđé çûšţöméŕš påý ţĥŕöûĝĥ ţĥé pŕöjéçţ'š öwñ Šţŕîpé åççöûñţ, çöññéçţéđ ĥéŕé wîţĥ Šţŕîpé'š öñƀöåŕđîñĝ.",
+  "⟧"
+ ],
+ "payments.stripeNotConnected": [
+  "⟦",
+  "Ñöţ çöññéçţéđ: ñö Šţŕîpé åççöûñţ îš çöññéçţéđ ţö ţĥîš pŕöjéçţ ýéţ.",
+  "⟧"
+ ],
+ "payments.testMode": [
+  "⟦",
+  "Ţéšţ möđé",
+  "⟧"
+ ],
+ "payments.transactions": [
+  "⟦",
+  "Ţŕåñšåçţîöñš",
+  "⟧"
+ ],
+ "payments.yes": [
+  "⟦",
+  "ýéš",
   "⟧"
  ],
  "projects.count": [

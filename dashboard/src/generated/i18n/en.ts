@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "Actor"
  ],
+ "auditLog.actorAdmin": [
+  "admin"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonymous"
+ ],
  "auditLog.actorId": [
   "Actor ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM directory"
+ ],
+ "auditLog.actorServer": [
+  "server"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO setup link"
+ ],
+ "auditLog.actorSystem": [
+  "system"
+ ],
+ "auditLog.actorUser": [
+  "user"
  ],
  "auditLog.description": [
   "Security and administrative events, newest first, each written in the transaction of the change it records."
@@ -1159,7 +1180,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/s"
  ],
@@ -1228,6 +1249,383 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "Previous page"
+ ],
+ "payments.addAProduct": [
+  "Add a product"
+ ],
+ "payments.addAProductLine": [
+  "Add a product line"
+ ],
+ "payments.addAnItem": [
+  "Add an item"
+ ],
+ "payments.addItem": [
+  "Add item"
+ ],
+ "payments.addLine": [
+  "Add product line"
+ ],
+ "payments.addProduct": [
+  "Add product"
+ ],
+ "payments.amount": [
+  "Amount"
+ ],
+ "payments.any": [
+  "Any"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (as now)"
+ ],
+ "payments.billing": [
+  "Billing"
+ ],
+ "payments.billingMonth": [
+  "Every month"
+ ],
+ "payments.billingWeek": [
+  "Every week"
+ ],
+ "payments.billingYear": [
+  "Every year"
+ ],
+ "payments.blockNewPurchases": [
+  "Block new purchases"
+ ],
+ "payments.cancelEditing": [
+  "Cancel editing"
+ ],
+ "payments.chargesEnabled": [
+  "Charges enabled"
+ ],
+ "payments.continueOnStripe": [
+  "continue on Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continue onboarding"
+ ],
+ "payments.currency": [
+  "Currency"
+ ],
+ "payments.customer": [
+  "A customer"
+ ],
+ "payments.customerDescription": [
+  "A user's or team's id (from their page), or your own id of a custom customer."
+ ],
+ "payments.customerId": [
+  "Customer id"
+ ],
+ "payments.customerType": [
+  "Customer type"
+ ],
+ "payments.customerTypeCustom": [
+  "custom"
+ ],
+ "payments.customerTypeOf": [
+  "Type of customer"
+ ],
+ "payments.customerTypeTeam": [
+  "team"
+ ],
+ "payments.customerTypeUser": [
+  "user"
+ ],
+ "payments.delete": [
+  "Delete"
+ ],
+ "payments.deleteExplained": [
+  "Customers who own it keep what they bought; it can no longer be bought, granted or included."
+ ],
+ "payments.deleteItem": [
+  "Delete item"
+ ],
+ "payments.deleteItemNamed": [
+  "Delete item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Delete item ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Delete product line"
+ ],
+ "payments.deleteLineNamed": [
+  "Delete product line ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Delete product line ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Delete product"
+ ],
+ "payments.deleteProductNamed": [
+  "Delete product ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Delete product ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Details submitted"
+ ],
+ "payments.edit": [
+  "Edit"
+ ],
+ "payments.editItemNamed": [
+  "Edit item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Edit product line ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Edit product ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every day"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " days"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every month"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " months"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every week"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " weeks"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every year"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " years"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "The form shows one price of this product and its first included item; its other prices and items stay as they are."
+ ],
+ "payments.free": [
+  "Free, included by default"
+ ],
+ "payments.id": [
+  "Id"
+ ],
+ "payments.includedByDefault": [
+  "Included by default"
+ ],
+ "payments.includedItem": [
+  "Included item"
+ ],
+ "payments.includes": [
+  "includes ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Item name"
+ ],
+ "payments.items": [
+  "Items"
+ ],
+ "payments.itemsDescription": [
+  "What customers have a quantity of (credits, seats); products include them."
+ ],
+ "payments.lineBadge": [
+  "line ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Line customer type"
+ ],
+ "payments.lineName": [
+  "Line name"
+ ],
+ "payments.mode": [
+  "Mode"
+ ],
+ "payments.modeDescription": [
+  "In test mode purchases go through the platform's test checkout (no card is charged). Blocking new purchases keeps what customers own."
+ ],
+ "payments.no": [
+  "no"
+ ],
+ "payments.noItems": [
+  "No items yet."
+ ],
+ "payments.noProductLines": [
+  "No product lines yet."
+ ],
+ "payments.noProducts": [
+  "No products yet."
+ ],
+ "payments.none": [
+  "None"
+ ],
+ "payments.onboardingReady": [
+  "Onboarding link ready:"
+ ],
+ "payments.once": [
+  "once"
+ ],
+ "payments.oneTime": [
+  "One time"
+ ],
+ "payments.payoutsEnabled": [
+  "Payouts enabled"
+ ],
+ "payments.price": [
+  "Price"
+ ],
+ "payments.priceId": [
+  "Price id"
+ ],
+ "payments.priceToEdit": [
+  "Price to edit"
+ ],
+ "payments.productCustomerType": [
+  "Product customer type"
+ ],
+ "payments.productLine": [
+  "Product line"
+ ],
+ "payments.productLines": [
+  "Product lines"
+ ],
+ "payments.productLinesDescription": [
+  "A customer owns at most one product of a line (plans: Free, Pro, Max); buying another switches."
+ ],
+ "payments.productName": [
+  "Product name"
+ ],
+ "payments.products": [
+  "Products"
+ ],
+ "payments.productsDescription": [
+  "What customers buy or are granted: prices per currency and interval, and the items they include."
+ ],
+ "payments.quantityIncluded": [
+  "Quantity included"
+ ],
+ "payments.refreshStatus": [
+  "Refresh status"
+ ],
+ "payments.saveItem": [
+  "Save item"
+ ],
+ "payments.saveLine": [
+  "Save product line"
+ ],
+ "payments.saveProduct": [
+  "Save product"
+ ],
+ "payments.setUpStripe": [
+  "Set up Stripe"
+ ],
+ "payments.showCustomer": [
+  "Show customer"
+ ],
+ "payments.stackable": [
+  "Stackable (bought more than once)"
+ ],
+ "payments.stripeAccount": [
+  "Account"
+ ],
+ "payments.stripeDescription": [
+  "Outside test mode customers pay through the project's own Stripe account, connected here with Stripe's onboarding."
+ ],
+ "payments.stripeNotConnected": [
+  "Not connected: no Stripe account is connected to this project yet."
+ ],
+ "payments.testMode": [
+  "Test mode"
+ ],
+ "payments.transactions": [
+  "Transactions"
+ ],
+ "payments.yes": [
+  "yes"
  ],
  "projects.count": [
   [

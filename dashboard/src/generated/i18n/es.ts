@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "Autor"
  ],
+ "auditLog.actorAdmin": [
+  "administrador"
+ ],
+ "auditLog.actorAnonymous": [
+  "anónimo"
+ ],
  "auditLog.actorId": [
   "ID del actor"
+ ],
+ "auditLog.actorScim": [
+  "directorio SCIM"
+ ],
+ "auditLog.actorServer": [
+  "servidor"
+ ],
+ "auditLog.actorSsoSetup": [
+  "enlace de configuración SSO"
+ ],
+ "auditLog.actorSystem": [
+  "sistema"
+ ],
+ "auditLog.actorUser": [
+  "usuario"
  ],
  "auditLog.description": [
   "Eventos de seguridad y administración, los más recientes primero, cada uno escrito en la transacción del cambio que registra."
@@ -1159,7 +1180,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/s"
  ],
@@ -1228,6 +1249,383 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "Página anterior"
+ ],
+ "payments.addAProduct": [
+  "Añadir un producto"
+ ],
+ "payments.addAProductLine": [
+  "Añadir una línea de productos"
+ ],
+ "payments.addAnItem": [
+  "Añadir un artículo"
+ ],
+ "payments.addItem": [
+  "Añadir artículo"
+ ],
+ "payments.addLine": [
+  "Añadir línea de productos"
+ ],
+ "payments.addProduct": [
+  "Añadir producto"
+ ],
+ "payments.amount": [
+  "Importe"
+ ],
+ "payments.any": [
+  "Cualquiera"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (como ahora)"
+ ],
+ "payments.billing": [
+  "Facturación"
+ ],
+ "payments.billingMonth": [
+  "Cada mes"
+ ],
+ "payments.billingWeek": [
+  "Cada semana"
+ ],
+ "payments.billingYear": [
+  "Cada año"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquear compras nuevas"
+ ],
+ "payments.cancelEditing": [
+  "Cancelar la edición"
+ ],
+ "payments.chargesEnabled": [
+  "Cobros habilitados"
+ ],
+ "payments.continueOnStripe": [
+  "continuar en Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continuar la incorporación"
+ ],
+ "payments.currency": [
+  "Moneda"
+ ],
+ "payments.customer": [
+  "Un cliente"
+ ],
+ "payments.customerDescription": [
+  "El id de un usuario o equipo (de su página), o su propio id de un cliente personalizado."
+ ],
+ "payments.customerId": [
+  "Id del cliente"
+ ],
+ "payments.customerType": [
+  "Tipo de cliente"
+ ],
+ "payments.customerTypeCustom": [
+  "personalizado"
+ ],
+ "payments.customerTypeOf": [
+  "Clase de cliente"
+ ],
+ "payments.customerTypeTeam": [
+  "equipo"
+ ],
+ "payments.customerTypeUser": [
+  "usuario"
+ ],
+ "payments.delete": [
+  "Eliminar"
+ ],
+ "payments.deleteExplained": [
+  "Los clientes que lo tienen conservan lo que compraron; ya no se puede comprar, otorgar ni incluir."
+ ],
+ "payments.deleteItem": [
+  "Eliminar artículo"
+ ],
+ "payments.deleteItemNamed": [
+  "Eliminar el artículo ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "¿Eliminar el artículo ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Eliminar línea de productos"
+ ],
+ "payments.deleteLineNamed": [
+  "Eliminar la línea de productos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "¿Eliminar la línea de productos ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Eliminar producto"
+ ],
+ "payments.deleteProductNamed": [
+  "Eliminar el producto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "¿Eliminar el producto ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Datos enviados"
+ ],
+ "payments.edit": [
+  "Editar"
+ ],
+ "payments.editItemNamed": [
+  "Editar el artículo ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Editar la línea de productos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Editar el producto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada día"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " días"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada mes"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " meses"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada semana"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " semanas"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada año"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " años"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "El formulario muestra un precio de este producto y su primer artículo incluido; sus otros precios y artículos quedan como están."
+ ],
+ "payments.free": [
+  "Gratis, incluido por defecto"
+ ],
+ "payments.id": [
+  "Identificador"
+ ],
+ "payments.includedByDefault": [
+  "Incluido por defecto"
+ ],
+ "payments.includedItem": [
+  "Artículo incluido"
+ ],
+ "payments.includes": [
+  "incluye ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nombre del artículo"
+ ],
+ "payments.items": [
+  "Artículos"
+ ],
+ "payments.itemsDescription": [
+  "Lo que los clientes tienen en cantidad (créditos, plazas); los productos los incluyen."
+ ],
+ "payments.lineBadge": [
+  "línea ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Tipo de cliente de la línea"
+ ],
+ "payments.lineName": [
+  "Nombre de la línea"
+ ],
+ "payments.mode": [
+  "Modo"
+ ],
+ "payments.modeDescription": [
+  "En modo de prueba las compras pasan por el pago de prueba de la plataforma (no se cobra ninguna tarjeta). Bloquear compras nuevas conserva lo que tienen los clientes."
+ ],
+ "payments.no": [
+  "no"
+ ],
+ "payments.noItems": [
+  "Todavía no hay artículos."
+ ],
+ "payments.noProductLines": [
+  "Todavía no hay líneas de productos."
+ ],
+ "payments.noProducts": [
+  "Todavía no hay productos."
+ ],
+ "payments.none": [
+  "Ninguna"
+ ],
+ "payments.onboardingReady": [
+  "Enlace de incorporación listo:"
+ ],
+ "payments.once": [
+  "una vez"
+ ],
+ "payments.oneTime": [
+  "Pago único"
+ ],
+ "payments.payoutsEnabled": [
+  "Pagos a la cuenta habilitados"
+ ],
+ "payments.price": [
+  "Precio"
+ ],
+ "payments.priceId": [
+  "Id del precio"
+ ],
+ "payments.priceToEdit": [
+  "Precio a editar"
+ ],
+ "payments.productCustomerType": [
+  "Tipo de cliente del producto"
+ ],
+ "payments.productLine": [
+  "Línea de productos"
+ ],
+ "payments.productLines": [
+  "Líneas de productos"
+ ],
+ "payments.productLinesDescription": [
+  "Un cliente tiene como máximo un producto de una línea (planes: Free, Pro, Max); comprar otro lo cambia."
+ ],
+ "payments.productName": [
+  "Nombre del producto"
+ ],
+ "payments.products": [
+  "Productos"
+ ],
+ "payments.productsDescription": [
+  "Lo que los clientes compran o reciben: precios por moneda e intervalo, y los artículos que incluyen."
+ ],
+ "payments.quantityIncluded": [
+  "Cantidad incluida"
+ ],
+ "payments.refreshStatus": [
+  "Actualizar estado"
+ ],
+ "payments.saveItem": [
+  "Guardar artículo"
+ ],
+ "payments.saveLine": [
+  "Guardar línea de productos"
+ ],
+ "payments.saveProduct": [
+  "Guardar producto"
+ ],
+ "payments.setUpStripe": [
+  "Configurar Stripe"
+ ],
+ "payments.showCustomer": [
+  "Mostrar cliente"
+ ],
+ "payments.stackable": [
+  "Acumulable (se compra más de una vez)"
+ ],
+ "payments.stripeAccount": [
+  "Cuenta"
+ ],
+ "payments.stripeDescription": [
+  "Fuera del modo de prueba los clientes pagan mediante la cuenta de Stripe del proyecto, conectada aquí con la incorporación de Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Sin conectar: todavía no hay ninguna cuenta de Stripe conectada a este proyecto."
+ ],
+ "payments.testMode": [
+  "Modo de prueba"
+ ],
+ "payments.transactions": [
+  "Transacciones"
+ ],
+ "payments.yes": [
+  "sí"
  ],
  "projects.count": [
   [

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "Acteur"
  ],
+ "auditLog.actorAdmin": [
+  "administrateur"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonyme"
+ ],
  "auditLog.actorId": [
   "ID de l’acteur"
+ ],
+ "auditLog.actorScim": [
+  "annuaire SCIM"
+ ],
+ "auditLog.actorServer": [
+  "serveur"
+ ],
+ "auditLog.actorSsoSetup": [
+  "lien de configuration SSO"
+ ],
+ "auditLog.actorSystem": [
+  "système"
+ ],
+ "auditLog.actorUser": [
+  "utilisateur"
  ],
  "auditLog.description": [
   "Événements de sécurité et d’administration, les plus récents d’abord, chacun écrit dans la transaction de la modification qu’il consigne."
@@ -612,7 +633,7 @@ export const messages: Messages = {
   "Rendu en cours…"
  ],
  "emailEditor.source": [
-  "Source (TSX)"
+  "Code source (TSX)"
  ],
  "emailEditor.subject": [
   "Objet : ",
@@ -916,7 +937,7 @@ export const messages: Messages = {
   "Autoriser l’enregistrement dynamique des clients (les applications et clients MCP s’enregistrent eux-mêmes)"
  ],
  "oauthApps.applications": [
-  "Applications"
+  "Applications enregistrées"
  ],
  "oauthApps.clientId": [
   "ID client"
@@ -1159,7 +1180,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/s"
  ],
@@ -1228,6 +1249,383 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "Page précédente"
+ ],
+ "payments.addAProduct": [
+  "Ajouter un produit"
+ ],
+ "payments.addAProductLine": [
+  "Ajouter une gamme de produits"
+ ],
+ "payments.addAnItem": [
+  "Ajouter un article"
+ ],
+ "payments.addItem": [
+  "Ajouter l’article"
+ ],
+ "payments.addLine": [
+  "Ajouter la gamme"
+ ],
+ "payments.addProduct": [
+  "Ajouter le produit"
+ ],
+ "payments.amount": [
+  "Montant"
+ ],
+ "payments.any": [
+  "Tous"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (comme maintenant)"
+ ],
+ "payments.billing": [
+  "Facturation"
+ ],
+ "payments.billingMonth": [
+  "Chaque mois"
+ ],
+ "payments.billingWeek": [
+  "Chaque semaine"
+ ],
+ "payments.billingYear": [
+  "Chaque année"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquer les nouveaux achats"
+ ],
+ "payments.cancelEditing": [
+  "Annuler la modification"
+ ],
+ "payments.chargesEnabled": [
+  "Paiements activés"
+ ],
+ "payments.continueOnStripe": [
+  "continuer sur Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Poursuivre l’inscription"
+ ],
+ "payments.currency": [
+  "Devise"
+ ],
+ "payments.customer": [
+  "Un client"
+ ],
+ "payments.customerDescription": [
+  "L’identifiant d’un utilisateur ou d’une équipe (sur sa page), ou votre propre identifiant d’un client personnalisé."
+ ],
+ "payments.customerId": [
+  "Identifiant du client"
+ ],
+ "payments.customerType": [
+  "Type de client"
+ ],
+ "payments.customerTypeCustom": [
+  "personnalisé"
+ ],
+ "payments.customerTypeOf": [
+  "Type du client"
+ ],
+ "payments.customerTypeTeam": [
+  "équipe"
+ ],
+ "payments.customerTypeUser": [
+  "utilisateur"
+ ],
+ "payments.delete": [
+  "Supprimer"
+ ],
+ "payments.deleteExplained": [
+  "Les clients qui le possèdent gardent ce qu’ils ont acheté ; il ne peut plus être acheté, accordé ni inclus."
+ ],
+ "payments.deleteItem": [
+  "Supprimer l’article"
+ ],
+ "payments.deleteItemNamed": [
+  "Supprimer l’article ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Supprimer l’article ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.deleteLine": [
+  "Supprimer la gamme"
+ ],
+ "payments.deleteLineNamed": [
+  "Supprimer la gamme ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Supprimer la gamme ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.deleteProduct": [
+  "Supprimer le produit"
+ ],
+ "payments.deleteProductNamed": [
+  "Supprimer le produit ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Supprimer le produit ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.detailsSubmitted": [
+  "Informations envoyées"
+ ],
+ "payments.edit": [
+  "Modifier"
+ ],
+ "payments.editItemNamed": [
+  "Modifier l’article ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Modifier la gamme ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Modifier le produit ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque jour"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " jours"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque mois"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " mois"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque semaine"
+    ],
+    "other": [
+     "toutes les ",
+     "#",
+     " semaines"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque année"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " ans"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "Le formulaire montre un prix de ce produit et son premier article inclus ; ses autres prix et articles restent tels quels."
+ ],
+ "payments.free": [
+  "Gratuit, inclus par défaut"
+ ],
+ "payments.id": [
+  "Identifiant"
+ ],
+ "payments.includedByDefault": [
+  "Inclus par défaut"
+ ],
+ "payments.includedItem": [
+  "Article inclus"
+ ],
+ "payments.includes": [
+  "inclut ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nom de l’article"
+ ],
+ "payments.items": [
+  "Articles"
+ ],
+ "payments.itemsDescription": [
+  "Ce dont les clients possèdent une quantité (crédits, places) ; les produits les incluent."
+ ],
+ "payments.lineBadge": [
+  "gamme ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Type de client de la gamme"
+ ],
+ "payments.lineName": [
+  "Nom de la gamme"
+ ],
+ "payments.mode": [
+  "Mode de paiement"
+ ],
+ "payments.modeDescription": [
+  "En mode test, les achats passent par le paiement de test de la plateforme (aucune carte n’est débitée). Bloquer les nouveaux achats conserve ce que possèdent les clients."
+ ],
+ "payments.no": [
+  "non"
+ ],
+ "payments.noItems": [
+  "Aucun article pour l’instant."
+ ],
+ "payments.noProductLines": [
+  "Aucune gamme pour l’instant."
+ ],
+ "payments.noProducts": [
+  "Aucun produit pour l’instant."
+ ],
+ "payments.none": [
+  "Aucune"
+ ],
+ "payments.onboardingReady": [
+  "Lien d’inscription prêt :"
+ ],
+ "payments.once": [
+  "une fois"
+ ],
+ "payments.oneTime": [
+  "Une seule fois"
+ ],
+ "payments.payoutsEnabled": [
+  "Versements activés"
+ ],
+ "payments.price": [
+  "Prix"
+ ],
+ "payments.priceId": [
+  "Identifiant du prix"
+ ],
+ "payments.priceToEdit": [
+  "Prix à modifier"
+ ],
+ "payments.productCustomerType": [
+  "Type de client du produit"
+ ],
+ "payments.productLine": [
+  "Gamme de produits"
+ ],
+ "payments.productLines": [
+  "Gammes de produits"
+ ],
+ "payments.productLinesDescription": [
+  "Un client possède au plus un produit d’une gamme (formules : Free, Pro, Max) ; en acheter un autre fait changer."
+ ],
+ "payments.productName": [
+  "Nom du produit"
+ ],
+ "payments.products": [
+  "Produits"
+ ],
+ "payments.productsDescription": [
+  "Ce que les clients achètent ou reçoivent : prix par devise et par période, et les articles inclus."
+ ],
+ "payments.quantityIncluded": [
+  "Quantité incluse"
+ ],
+ "payments.refreshStatus": [
+  "Actualiser l’état"
+ ],
+ "payments.saveItem": [
+  "Enregistrer l’article"
+ ],
+ "payments.saveLine": [
+  "Enregistrer la gamme"
+ ],
+ "payments.saveProduct": [
+  "Enregistrer le produit"
+ ],
+ "payments.setUpStripe": [
+  "Configurer Stripe"
+ ],
+ "payments.showCustomer": [
+  "Afficher le client"
+ ],
+ "payments.stackable": [
+  "Cumulable (acheté plusieurs fois)"
+ ],
+ "payments.stripeAccount": [
+  "Compte"
+ ],
+ "payments.stripeDescription": [
+  "Hors mode test, les clients paient via le compte Stripe du projet, connecté ici avec l’inscription Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Non connecté : aucun compte Stripe n’est encore connecté à ce projet."
+ ],
+ "payments.testMode": [
+  "Mode test"
+ ],
+ "payments.transactions": [
+  "Opérations"
+ ],
+ "payments.yes": [
+  "oui"
  ],
  "projects.count": [
   [

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "実行者"
  ],
+ "auditLog.actorAdmin": [
+  "管理者"
+ ],
+ "auditLog.actorAnonymous": [
+  "匿名"
+ ],
  "auditLog.actorId": [
   "実行者 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM ディレクトリ"
+ ],
+ "auditLog.actorServer": [
+  "サーバー"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 設定リンク"
+ ],
+ "auditLog.actorSystem": [
+  "システム"
+ ],
+ "auditLog.actorUser": [
+  "ユーザー"
  ],
  "auditLog.description": [
   "セキュリティと管理のイベント（新しい順）。各イベントは記録する変更と同じトランザクションで書き込まれます。"
@@ -1140,7 +1161,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   " 件/秒"
  ],
@@ -1209,6 +1230,373 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "前のページ"
+ ],
+ "payments.addAProduct": [
+  "商品を追加"
+ ],
+ "payments.addAProductLine": [
+  "商品ラインを追加"
+ ],
+ "payments.addAnItem": [
+  "アイテムを追加"
+ ],
+ "payments.addItem": [
+  "アイテムを追加"
+ ],
+ "payments.addLine": [
+  "商品ラインを追加"
+ ],
+ "payments.addProduct": [
+  "商品を追加"
+ ],
+ "payments.amount": [
+  "金額"
+ ],
+ "payments.any": [
+  "すべて"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "（現状どおり）"
+ ],
+ "payments.billing": [
+  "請求"
+ ],
+ "payments.billingMonth": [
+  "毎月"
+ ],
+ "payments.billingWeek": [
+  "毎週"
+ ],
+ "payments.billingYear": [
+  "毎年"
+ ],
+ "payments.blockNewPurchases": [
+  "新規購入をブロック"
+ ],
+ "payments.cancelEditing": [
+  "編集をやめる"
+ ],
+ "payments.chargesEnabled": [
+  "支払いの受け付け"
+ ],
+ "payments.continueOnStripe": [
+  "Stripe で続ける"
+ ],
+ "payments.continueOnboarding": [
+  "オンボーディングを続ける"
+ ],
+ "payments.currency": [
+  "通貨"
+ ],
+ "payments.customer": [
+  "顧客"
+ ],
+ "payments.customerDescription": [
+  "ユーザーまたはチームの ID（そのページから）、またはカスタム顧客の独自 ID。"
+ ],
+ "payments.customerId": [
+  "顧客 ID"
+ ],
+ "payments.customerType": [
+  "顧客の種類"
+ ],
+ "payments.customerTypeCustom": [
+  "カスタム"
+ ],
+ "payments.customerTypeOf": [
+  "顧客のタイプ"
+ ],
+ "payments.customerTypeTeam": [
+  "チーム"
+ ],
+ "payments.customerTypeUser": [
+  "ユーザー"
+ ],
+ "payments.delete": [
+  "削除"
+ ],
+ "payments.deleteExplained": [
+  "所有している顧客は購入済みのものを保持します。今後は購入・付与・同梱できなくなります。"
+ ],
+ "payments.deleteItem": [
+  "アイテムを削除"
+ ],
+ "payments.deleteItemNamed": [
+  "アイテム ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteItemTitle": [
+  "アイテム ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.deleteLine": [
+  "商品ラインを削除"
+ ],
+ "payments.deleteLineNamed": [
+  "商品ライン ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteLineTitle": [
+  "商品ライン ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.deleteProduct": [
+  "商品を削除"
+ ],
+ "payments.deleteProductNamed": [
+  "商品 ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteProductTitle": [
+  "商品 ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.detailsSubmitted": [
+  "情報の提出"
+ ],
+ "payments.edit": [
+  "編集"
+ ],
+ "payments.editItemNamed": [
+  "アイテム ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.editLineNamed": [
+  "商品ライン ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.editProductNamed": [
+  "商品 ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 日ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " か月ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 週間ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 年ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "フォームにはこの商品の価格 1 つと最初の同梱アイテムが表示されます。ほかの価格とアイテムはそのままです。"
+ ],
+ "payments.free": [
+  "無料、既定で付与"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "既定で付与"
+ ],
+ "payments.includedItem": [
+  "同梱アイテム"
+ ],
+ "payments.includes": [
+  [
+   "item"
+  ],
+  " を ",
+  [
+   "quantity"
+  ],
+  " 含む"
+ ],
+ "payments.itemName": [
+  "アイテム名"
+ ],
+ "payments.items": [
+  "アイテム"
+ ],
+ "payments.itemsDescription": [
+  "顧客が数量として持つもの（クレジット、シート）。商品に同梱されます。"
+ ],
+ "payments.lineBadge": [
+  "ライン ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "ラインの顧客の種類"
+ ],
+ "payments.lineName": [
+  "ライン名"
+ ],
+ "payments.mode": [
+  "モード"
+ ],
+ "payments.modeDescription": [
+  "テストモードでは購入はプラットフォームのテスト決済を通ります（カードには請求されません）。新規購入をブロックしても顧客が所有しているものは残ります。"
+ ],
+ "payments.no": [
+  "いいえ"
+ ],
+ "payments.noItems": [
+  "まだアイテムはありません。"
+ ],
+ "payments.noProductLines": [
+  "まだ商品ラインはありません。"
+ ],
+ "payments.noProducts": [
+  "まだ商品はありません。"
+ ],
+ "payments.none": [
+  "なし"
+ ],
+ "payments.onboardingReady": [
+  "オンボーディングリンクの準備ができました："
+ ],
+ "payments.once": [
+  "1 回のみ"
+ ],
+ "payments.oneTime": [
+  "1 回のみ"
+ ],
+ "payments.payoutsEnabled": [
+  "入金の有効化"
+ ],
+ "payments.price": [
+  "価格"
+ ],
+ "payments.priceId": [
+  "価格 ID"
+ ],
+ "payments.priceToEdit": [
+  "編集する価格"
+ ],
+ "payments.productCustomerType": [
+  "商品の顧客の種類"
+ ],
+ "payments.productLine": [
+  "商品ライン"
+ ],
+ "payments.productLines": [
+  "商品ライン"
+ ],
+ "payments.productLinesDescription": [
+  "顧客はラインごとに最大 1 つの商品を所有します（プラン：Free、Pro、Max）。別の商品を買うと切り替わります。"
+ ],
+ "payments.productName": [
+  "商品名"
+ ],
+ "payments.products": [
+  "商品"
+ ],
+ "payments.productsDescription": [
+  "顧客が購入または付与されるもの：通貨と期間ごとの価格、同梱アイテム。"
+ ],
+ "payments.quantityIncluded": [
+  "同梱数"
+ ],
+ "payments.refreshStatus": [
+  "状態を更新"
+ ],
+ "payments.saveItem": [
+  "アイテムを保存"
+ ],
+ "payments.saveLine": [
+  "商品ラインを保存"
+ ],
+ "payments.saveProduct": [
+  "商品を保存"
+ ],
+ "payments.setUpStripe": [
+  "Stripe を設定"
+ ],
+ "payments.showCustomer": [
+  "顧客を表示"
+ ],
+ "payments.stackable": [
+  "重ねて購入可（複数回購入）"
+ ],
+ "payments.stripeAccount": [
+  "アカウント"
+ ],
+ "payments.stripeDescription": [
+  "テストモード以外では、顧客はプロジェクト独自の Stripe アカウントで支払います。ここで Stripe のオンボーディングにより接続します。"
+ ],
+ "payments.stripeNotConnected": [
+  "未接続：このプロジェクトにはまだ Stripe アカウントが接続されていません。"
+ ],
+ "payments.testMode": [
+  "テストモード"
+ ],
+ "payments.transactions": [
+  "取引"
+ ],
+ "payments.yes": [
+  "はい"
  ],
  "projects.count": [
   [

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "행위자"
  ],
+ "auditLog.actorAdmin": [
+  "관리자"
+ ],
+ "auditLog.actorAnonymous": [
+  "익명"
+ ],
  "auditLog.actorId": [
   "행위자 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM 디렉터리"
+ ],
+ "auditLog.actorServer": [
+  "서버"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 설정 링크"
+ ],
+ "auditLog.actorSystem": [
+  "시스템"
+ ],
+ "auditLog.actorUser": [
+  "사용자"
  ],
  "auditLog.description": [
   "보안 및 관리 이벤트(최신순). 각 이벤트는 기록하는 변경과 같은 트랜잭션에서 기록됩니다."
@@ -1143,7 +1164,7 @@ export const messages: Messages = {
  "outbox.perSecond": [
   "초당 ",
   [
-   "rate"
+   "n"
   ]
  ],
  "outbox.plainText": [
@@ -1211,6 +1232,373 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "이전 페이지"
+ ],
+ "payments.addAProduct": [
+  "상품 추가"
+ ],
+ "payments.addAProductLine": [
+  "상품 라인 추가"
+ ],
+ "payments.addAnItem": [
+  "항목 추가"
+ ],
+ "payments.addItem": [
+  "항목 추가"
+ ],
+ "payments.addLine": [
+  "상품 라인 추가"
+ ],
+ "payments.addProduct": [
+  "상품 추가"
+ ],
+ "payments.amount": [
+  "금액"
+ ],
+ "payments.any": [
+  "모두"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "(현재대로)"
+ ],
+ "payments.billing": [
+  "청구"
+ ],
+ "payments.billingMonth": [
+  "매월"
+ ],
+ "payments.billingWeek": [
+  "매주"
+ ],
+ "payments.billingYear": [
+  "매년"
+ ],
+ "payments.blockNewPurchases": [
+  "새 구매 차단"
+ ],
+ "payments.cancelEditing": [
+  "편집 취소"
+ ],
+ "payments.chargesEnabled": [
+  "결제 활성화"
+ ],
+ "payments.continueOnStripe": [
+  "Stripe에서 계속"
+ ],
+ "payments.continueOnboarding": [
+  "온보딩 계속"
+ ],
+ "payments.currency": [
+  "통화"
+ ],
+ "payments.customer": [
+  "고객"
+ ],
+ "payments.customerDescription": [
+  "사용자 또는 팀의 ID(해당 페이지에서), 또는 사용자 지정 고객의 자체 ID."
+ ],
+ "payments.customerId": [
+  "고객 ID"
+ ],
+ "payments.customerType": [
+  "고객 유형"
+ ],
+ "payments.customerTypeCustom": [
+  "사용자 지정"
+ ],
+ "payments.customerTypeOf": [
+  "고객 종류"
+ ],
+ "payments.customerTypeTeam": [
+  "팀"
+ ],
+ "payments.customerTypeUser": [
+  "사용자"
+ ],
+ "payments.delete": [
+  "삭제"
+ ],
+ "payments.deleteExplained": [
+  "보유한 고객은 구매한 것을 유지하며, 더 이상 구매·부여·포함할 수 없습니다."
+ ],
+ "payments.deleteItem": [
+  "항목 삭제"
+ ],
+ "payments.deleteItemNamed": [
+  "항목 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteItemTitle": [
+  "항목 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.deleteLine": [
+  "상품 라인 삭제"
+ ],
+ "payments.deleteLineNamed": [
+  "상품 라인 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteLineTitle": [
+  "상품 라인 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.deleteProduct": [
+  "상품 삭제"
+ ],
+ "payments.deleteProductNamed": [
+  "상품 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteProductTitle": [
+  "상품 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.detailsSubmitted": [
+  "정보 제출"
+ ],
+ "payments.edit": [
+  "편집"
+ ],
+ "payments.editItemNamed": [
+  "항목 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.editLineNamed": [
+  "상품 라인 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.editProductNamed": [
+  "상품 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "일마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "개월마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "주마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "년마다"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "양식에는 이 상품의 가격 하나와 첫 번째 포함 항목이 표시되며, 다른 가격과 항목은 그대로 유지됩니다."
+ ],
+ "payments.free": [
+  "무료, 기본 포함"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "기본 포함"
+ ],
+ "payments.includedItem": [
+  "포함 항목"
+ ],
+ "payments.includes": [
+  [
+   "item"
+  ],
+  " ",
+  [
+   "quantity"
+  ],
+  "개 포함"
+ ],
+ "payments.itemName": [
+  "항목 이름"
+ ],
+ "payments.items": [
+  "항목"
+ ],
+ "payments.itemsDescription": [
+  "고객이 수량으로 보유하는 것(크레딧, 좌석). 상품에 포함됩니다."
+ ],
+ "payments.lineBadge": [
+  "라인 ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "라인 고객 유형"
+ ],
+ "payments.lineName": [
+  "라인 이름"
+ ],
+ "payments.mode": [
+  "모드"
+ ],
+ "payments.modeDescription": [
+  "테스트 모드에서는 구매가 플랫폼의 테스트 결제를 거칩니다(카드에 청구되지 않음). 새 구매를 막아도 고객이 보유한 것은 유지됩니다."
+ ],
+ "payments.no": [
+  "아니요"
+ ],
+ "payments.noItems": [
+  "아직 항목이 없습니다."
+ ],
+ "payments.noProductLines": [
+  "아직 상품 라인이 없습니다."
+ ],
+ "payments.noProducts": [
+  "아직 상품이 없습니다."
+ ],
+ "payments.none": [
+  "없음"
+ ],
+ "payments.onboardingReady": [
+  "온보딩 링크 준비됨:"
+ ],
+ "payments.once": [
+  "1회"
+ ],
+ "payments.oneTime": [
+  "1회"
+ ],
+ "payments.payoutsEnabled": [
+  "지급 활성화"
+ ],
+ "payments.price": [
+  "가격"
+ ],
+ "payments.priceId": [
+  "가격 ID"
+ ],
+ "payments.priceToEdit": [
+  "편집할 가격"
+ ],
+ "payments.productCustomerType": [
+  "상품 고객 유형"
+ ],
+ "payments.productLine": [
+  "상품 라인"
+ ],
+ "payments.productLines": [
+  "상품 라인 목록"
+ ],
+ "payments.productLinesDescription": [
+  "고객은 라인당 최대 하나의 상품을 보유합니다(요금제: Free, Pro, Max). 다른 상품을 사면 전환됩니다."
+ ],
+ "payments.productName": [
+  "상품 이름"
+ ],
+ "payments.products": [
+  "상품"
+ ],
+ "payments.productsDescription": [
+  "고객이 구매하거나 부여받는 것: 통화와 주기별 가격, 포함 항목."
+ ],
+ "payments.quantityIncluded": [
+  "포함 수량"
+ ],
+ "payments.refreshStatus": [
+  "상태 새로 고침"
+ ],
+ "payments.saveItem": [
+  "항목 저장"
+ ],
+ "payments.saveLine": [
+  "상품 라인 저장"
+ ],
+ "payments.saveProduct": [
+  "상품 저장"
+ ],
+ "payments.setUpStripe": [
+  "Stripe 설정"
+ ],
+ "payments.showCustomer": [
+  "고객 보기"
+ ],
+ "payments.stackable": [
+  "중복 구매 가능(여러 번 구매)"
+ ],
+ "payments.stripeAccount": [
+  "계정"
+ ],
+ "payments.stripeDescription": [
+  "테스트 모드가 아닐 때 고객은 프로젝트의 자체 Stripe 계정으로 결제하며, 이 계정은 여기서 Stripe 온보딩으로 연결합니다."
+ ],
+ "payments.stripeNotConnected": [
+  "연결되지 않음: 이 프로젝트에 아직 연결된 Stripe 계정이 없습니다."
+ ],
+ "payments.testMode": [
+  "테스트 모드"
+ ],
+ "payments.transactions": [
+  "거래"
+ ],
+ "payments.yes": [
+  "예"
  ],
  "projects.count": [
   [

@@ -53,8 +53,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "Autor"
  ],
+ "auditLog.actorAdmin": [
+  "administrador"
+ ],
+ "auditLog.actorAnonymous": [
+  "anônimo"
+ ],
  "auditLog.actorId": [
   "ID do autor"
+ ],
+ "auditLog.actorScim": [
+  "diretório SCIM"
+ ],
+ "auditLog.actorServer": [
+  "servidor"
+ ],
+ "auditLog.actorSsoSetup": [
+  "link de configuração de SSO"
+ ],
+ "auditLog.actorSystem": [
+  "sistema"
+ ],
+ "auditLog.actorUser": [
+  "usuário"
  ],
  "auditLog.description": [
   "Eventos de segurança e administração, os mais recentes primeiro, cada um gravado na transação da alteração que registra."
@@ -1159,7 +1180,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   "/s"
  ],
@@ -1228,6 +1249,383 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "Página anterior"
+ ],
+ "payments.addAProduct": [
+  "Adicionar um produto"
+ ],
+ "payments.addAProductLine": [
+  "Adicionar uma linha de produtos"
+ ],
+ "payments.addAnItem": [
+  "Adicionar um item"
+ ],
+ "payments.addItem": [
+  "Adicionar item"
+ ],
+ "payments.addLine": [
+  "Adicionar linha de produtos"
+ ],
+ "payments.addProduct": [
+  "Adicionar produto"
+ ],
+ "payments.amount": [
+  "Valor"
+ ],
+ "payments.any": [
+  "Qualquer"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (como agora)"
+ ],
+ "payments.billing": [
+  "Cobrança"
+ ],
+ "payments.billingMonth": [
+  "Todo mês"
+ ],
+ "payments.billingWeek": [
+  "Toda semana"
+ ],
+ "payments.billingYear": [
+  "Todo ano"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquear novas compras"
+ ],
+ "payments.cancelEditing": [
+  "Cancelar edição"
+ ],
+ "payments.chargesEnabled": [
+  "Cobranças habilitadas"
+ ],
+ "payments.continueOnStripe": [
+  "continuar no Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continuar o cadastro"
+ ],
+ "payments.currency": [
+  "Moeda"
+ ],
+ "payments.customer": [
+  "Um cliente"
+ ],
+ "payments.customerDescription": [
+  "O id de um usuário ou equipe (da página dele) ou o seu próprio id de um cliente personalizado."
+ ],
+ "payments.customerId": [
+  "Id do cliente"
+ ],
+ "payments.customerType": [
+  "Tipo de cliente"
+ ],
+ "payments.customerTypeCustom": [
+  "personalizado"
+ ],
+ "payments.customerTypeOf": [
+  "Tipo do cliente"
+ ],
+ "payments.customerTypeTeam": [
+  "equipe"
+ ],
+ "payments.customerTypeUser": [
+  "usuário"
+ ],
+ "payments.delete": [
+  "Excluir"
+ ],
+ "payments.deleteExplained": [
+  "Os clientes que o possuem mantêm o que compraram; ele não pode mais ser comprado, concedido nem incluído."
+ ],
+ "payments.deleteItem": [
+  "Excluir item"
+ ],
+ "payments.deleteItemNamed": [
+  "Excluir o item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Excluir o item ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Excluir linha de produtos"
+ ],
+ "payments.deleteLineNamed": [
+  "Excluir a linha de produtos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Excluir a linha de produtos ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Excluir produto"
+ ],
+ "payments.deleteProductNamed": [
+  "Excluir o produto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Excluir o produto ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Dados enviados"
+ ],
+ "payments.edit": [
+  "Editar"
+ ],
+ "payments.editItemNamed": [
+  "Editar o item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Editar a linha de produtos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Editar o produto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo dia"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " dias"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo mês"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " meses"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "toda semana"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " semanas"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo ano"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " anos"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "O formulário mostra um preço deste produto e seu primeiro item incluído; os outros preços e itens ficam como estão."
+ ],
+ "payments.free": [
+  "Gratuito, incluído por padrão"
+ ],
+ "payments.id": [
+  "Identificador"
+ ],
+ "payments.includedByDefault": [
+  "Incluído por padrão"
+ ],
+ "payments.includedItem": [
+  "Item incluído"
+ ],
+ "payments.includes": [
+  "inclui ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nome do item"
+ ],
+ "payments.items": [
+  "Itens"
+ ],
+ "payments.itemsDescription": [
+  "O que os clientes têm em quantidade (créditos, vagas); os produtos os incluem."
+ ],
+ "payments.lineBadge": [
+  "linha ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Tipo de cliente da linha"
+ ],
+ "payments.lineName": [
+  "Nome da linha"
+ ],
+ "payments.mode": [
+  "Modo"
+ ],
+ "payments.modeDescription": [
+  "No modo de teste as compras passam pelo checkout de teste da plataforma (nenhum cartão é cobrado). Bloquear novas compras mantém o que os clientes possuem."
+ ],
+ "payments.no": [
+  "não"
+ ],
+ "payments.noItems": [
+  "Ainda não há itens."
+ ],
+ "payments.noProductLines": [
+  "Ainda não há linhas de produtos."
+ ],
+ "payments.noProducts": [
+  "Ainda não há produtos."
+ ],
+ "payments.none": [
+  "Nenhuma"
+ ],
+ "payments.onboardingReady": [
+  "Link de cadastro pronto:"
+ ],
+ "payments.once": [
+  "uma vez"
+ ],
+ "payments.oneTime": [
+  "Pagamento único"
+ ],
+ "payments.payoutsEnabled": [
+  "Repasses habilitados"
+ ],
+ "payments.price": [
+  "Preço"
+ ],
+ "payments.priceId": [
+  "Id do preço"
+ ],
+ "payments.priceToEdit": [
+  "Preço a editar"
+ ],
+ "payments.productCustomerType": [
+  "Tipo de cliente do produto"
+ ],
+ "payments.productLine": [
+  "Linha de produtos"
+ ],
+ "payments.productLines": [
+  "Linhas de produtos"
+ ],
+ "payments.productLinesDescription": [
+  "Um cliente possui no máximo um produto de uma linha (planos: Free, Pro, Max); comprar outro faz a troca."
+ ],
+ "payments.productName": [
+  "Nome do produto"
+ ],
+ "payments.products": [
+  "Produtos"
+ ],
+ "payments.productsDescription": [
+  "O que os clientes compram ou recebem: preços por moeda e intervalo, e os itens incluídos."
+ ],
+ "payments.quantityIncluded": [
+  "Quantidade incluída"
+ ],
+ "payments.refreshStatus": [
+  "Atualizar status"
+ ],
+ "payments.saveItem": [
+  "Salvar item"
+ ],
+ "payments.saveLine": [
+  "Salvar linha de produtos"
+ ],
+ "payments.saveProduct": [
+  "Salvar produto"
+ ],
+ "payments.setUpStripe": [
+  "Configurar o Stripe"
+ ],
+ "payments.showCustomer": [
+  "Mostrar cliente"
+ ],
+ "payments.stackable": [
+  "Acumulável (comprado mais de uma vez)"
+ ],
+ "payments.stripeAccount": [
+  "Conta"
+ ],
+ "payments.stripeDescription": [
+  "Fora do modo de teste os clientes pagam pela conta Stripe do próprio projeto, conectada aqui com o cadastro do Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Não conectado: nenhuma conta Stripe está conectada a este projeto ainda."
+ ],
+ "payments.testMode": [
+  "Modo de teste"
+ ],
+ "payments.transactions": [
+  "Transações"
+ ],
+ "payments.yes": [
+  "sim"
  ],
  "projects.count": [
   [

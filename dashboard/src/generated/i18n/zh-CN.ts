@@ -52,8 +52,29 @@ export const messages: Messages = {
  "auditLog.actor": [
   "执行者"
  ],
+ "auditLog.actorAdmin": [
+  "管理员"
+ ],
+ "auditLog.actorAnonymous": [
+  "匿名"
+ ],
  "auditLog.actorId": [
   "执行者 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM 目录"
+ ],
+ "auditLog.actorServer": [
+  "服务器"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 设置链接"
+ ],
+ "auditLog.actorSystem": [
+  "系统"
+ ],
+ "auditLog.actorUser": [
+  "用户"
  ],
  "auditLog.description": [
   "安全和管理事件，最新的在前，每条都在其记录的更改所在的事务中写入。"
@@ -1151,7 +1172,7 @@ export const messages: Messages = {
  ],
  "outbox.perSecond": [
   [
-   "rate"
+   "n"
   ],
   " 封/秒"
  ],
@@ -1220,6 +1241,371 @@ export const messages: Messages = {
  ],
  "pager.previous": [
   "上一页"
+ ],
+ "payments.addAProduct": [
+  "添加商品"
+ ],
+ "payments.addAProductLine": [
+  "添加产品线"
+ ],
+ "payments.addAnItem": [
+  "添加项目"
+ ],
+ "payments.addItem": [
+  "添加项目"
+ ],
+ "payments.addLine": [
+  "添加产品线"
+ ],
+ "payments.addProduct": [
+  "添加商品"
+ ],
+ "payments.amount": [
+  "金额"
+ ],
+ "payments.any": [
+  "任意"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "（保持现状）"
+ ],
+ "payments.billing": [
+  "计费"
+ ],
+ "payments.billingMonth": [
+  "每月"
+ ],
+ "payments.billingWeek": [
+  "每周"
+ ],
+ "payments.billingYear": [
+  "每年"
+ ],
+ "payments.blockNewPurchases": [
+  "阻止新购买"
+ ],
+ "payments.cancelEditing": [
+  "取消编辑"
+ ],
+ "payments.chargesEnabled": [
+  "已启用收款"
+ ],
+ "payments.continueOnStripe": [
+  "在 Stripe 上继续"
+ ],
+ "payments.continueOnboarding": [
+  "继续入驻"
+ ],
+ "payments.currency": [
+  "货币"
+ ],
+ "payments.customer": [
+  "客户"
+ ],
+ "payments.customerDescription": [
+  "用户或团队的 ID（见其页面），或你自己为自定义客户设定的 ID。"
+ ],
+ "payments.customerId": [
+  "客户 ID"
+ ],
+ "payments.customerType": [
+  "客户类型"
+ ],
+ "payments.customerTypeCustom": [
+  "自定义"
+ ],
+ "payments.customerTypeOf": [
+  "客户种类"
+ ],
+ "payments.customerTypeTeam": [
+  "团队"
+ ],
+ "payments.customerTypeUser": [
+  "用户"
+ ],
+ "payments.delete": [
+  "删除"
+ ],
+ "payments.deleteExplained": [
+  "已拥有它的客户保留已购买的内容；它将不能再被购买、授予或包含。"
+ ],
+ "payments.deleteItem": [
+  "删除项目"
+ ],
+ "payments.deleteItemNamed": [
+  "删除项目 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "删除项目 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.deleteLine": [
+  "删除产品线"
+ ],
+ "payments.deleteLineNamed": [
+  "删除产品线 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "删除产品线 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.deleteProduct": [
+  "删除商品"
+ ],
+ "payments.deleteProductNamed": [
+  "删除商品 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "删除商品 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.detailsSubmitted": [
+  "已提交资料"
+ ],
+ "payments.edit": [
+  "编辑"
+ ],
+ "payments.editItemNamed": [
+  "编辑项目 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "编辑产品线 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "编辑商品 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 天"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 个月"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 周"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 年"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "表单显示此商品的一个价格及其第一个包含的项目；其他价格和项目保持不变。"
+ ],
+ "payments.free": [
+  "免费，默认包含"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "默认包含"
+ ],
+ "payments.includedItem": [
+  "包含的项目"
+ ],
+ "payments.includes": [
+  "包含 ",
+  [
+   "quantity"
+  ],
+  " 个 ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "项目名称"
+ ],
+ "payments.items": [
+  "项目"
+ ],
+ "payments.itemsDescription": [
+  "客户拥有一定数量的东西（额度、席位）；商品包含它们。"
+ ],
+ "payments.lineBadge": [
+  "产品线 ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "产品线的客户类型"
+ ],
+ "payments.lineName": [
+  "产品线名称"
+ ],
+ "payments.mode": [
+  "模式"
+ ],
+ "payments.modeDescription": [
+  "在测试模式下，购买通过平台的测试结账（不会扣卡）。阻止新购买会保留客户已拥有的内容。"
+ ],
+ "payments.no": [
+  "否"
+ ],
+ "payments.noItems": [
+  "还没有项目。"
+ ],
+ "payments.noProductLines": [
+  "还没有产品线。"
+ ],
+ "payments.noProducts": [
+  "还没有商品。"
+ ],
+ "payments.none": [
+  "无"
+ ],
+ "payments.onboardingReady": [
+  "入驻链接已就绪："
+ ],
+ "payments.once": [
+  "一次性"
+ ],
+ "payments.oneTime": [
+  "一次性"
+ ],
+ "payments.payoutsEnabled": [
+  "已启用提现"
+ ],
+ "payments.price": [
+  "价格"
+ ],
+ "payments.priceId": [
+  "价格 ID"
+ ],
+ "payments.priceToEdit": [
+  "要编辑的价格"
+ ],
+ "payments.productCustomerType": [
+  "商品的客户类型"
+ ],
+ "payments.productLine": [
+  "产品线"
+ ],
+ "payments.productLines": [
+  "产品线列表"
+ ],
+ "payments.productLinesDescription": [
+  "客户在一条产品线中最多拥有一个商品（套餐：Free、Pro、Max）；购买另一个即切换。"
+ ],
+ "payments.productName": [
+  "商品名称"
+ ],
+ "payments.products": [
+  "商品"
+ ],
+ "payments.productsDescription": [
+  "客户购买或获授予的内容：按货币和周期的价格，以及包含的项目。"
+ ],
+ "payments.quantityIncluded": [
+  "包含数量"
+ ],
+ "payments.refreshStatus": [
+  "刷新状态"
+ ],
+ "payments.saveItem": [
+  "保存项目"
+ ],
+ "payments.saveLine": [
+  "保存产品线"
+ ],
+ "payments.saveProduct": [
+  "保存商品"
+ ],
+ "payments.setUpStripe": [
+  "设置 Stripe"
+ ],
+ "payments.showCustomer": [
+  "显示客户"
+ ],
+ "payments.stackable": [
+  "可叠加（可多次购买）"
+ ],
+ "payments.stripeAccount": [
+  "账户"
+ ],
+ "payments.stripeDescription": [
+  "在测试模式之外，客户通过项目自己的 Stripe 账户付款，该账户在此通过 Stripe 入驻流程连接。"
+ ],
+ "payments.stripeNotConnected": [
+  "未连接：此项目尚未连接任何 Stripe 账户。"
+ ],
+ "payments.testMode": [
+  "测试模式"
+ ],
+ "payments.transactions": [
+  "交易"
+ ],
+ "payments.yes": [
+  "是"
  ],
  "projects.count": [
   [
