@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { languageOwnNames } from '../src/i18n/language-select.tsx';
 import { createProject, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
@@ -14,6 +14,26 @@ import { createProject, signUpOwner, withDashboardInChromium } from './dashboard
  * words translated, with counts by German's plural rules.
  */
 const env = withDashboardInChromium();
+
+type Owner = { email: string; projectName: string; projectId: string; storage: Awaited<ReturnType<BrowserContext['storageState']>> };
+
+/** One owner and project for the file (a sign-up hashes a password with argon2: one is enough on a loaded machine). */
+let sharedOwner: Promise<Owner> | undefined;
+const ownerWithProject = (): Promise<Owner> => {
+  sharedOwner ??= signUpWithProject();
+  return sharedOwner;
+};
+
+async function signUpWithProject(): Promise<Owner> {
+  const page = await env.browser.newPage({ viewport: { width: 1024, height: 768 } });
+  const email = `pages-${randomUUID().slice(0, 8)}@dashboard.test`;
+  await signUpOwner(page, env.platform.url, email);
+  const projectName = 'Seiten Co';
+  const projectId = await createProject(page, projectName, { newTeam: 'Seiten team' });
+  const storage = await page.context().storageState();
+  await page.context().close();
+  return { email, projectName, projectId, storage };
+}
 
 /** Names that are no UI text: the product, each language's own name, the pseudo-locale's tag. */
 const names = ['Gatehouse', 'en-XA', ...languageOwnNames];
@@ -43,14 +63,10 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
     for (const option of Array.from(main.querySelectorAll('option'))) {
       if (/^[0-9a-f-]{36}$/i.test(option.value)) option.remove();
     }
-    // innerText needs the clone in the document (for layout); it is hidden from the page meanwhile.
-    main.style.display = 'block';
-    main.setAttribute('aria-hidden', 'true');
-    main.id = 'main-copy';
-    document.body.append(main);
-    const words = main.innerText;
-    main.remove();
-    return words;
+    // Every text node, hidden ones (closed dialogs, visually hidden labels) included; blocks kept apart by a space.
+    for (const block of Array.from(main.querySelectorAll('p, li, td, th, dt, dd, label, option, button, h1, h2, h3, span, a')))
+      block.append(' ');
+    return main.textContent ?? '';
   });
   return [...data, ...names]
     .sort((a, b) => b.length - a.length)
@@ -62,9 +78,7 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
 async function settled(page: Page): Promise<void> {
   await expect
     .poll(
-      async () =>
-        (await page.locator('.dash-loading, [aria-busy="true"]').count()) === 0 &&
-        (await page.locator('#main h1').count()) > 0,
+      async () => (await page.locator('.dash-loading, [aria-busy="true"]').count()) === 0 && (await page.locator('#main h1').count()) > 0,
       { timeout: 30_000 },
     )
     .toBe(true);
@@ -79,14 +93,10 @@ async function follow(page: Page, selector: string, path: RegExp): Promise<strin
 }
 
 describe('the rest of the dashboard in the owner’s language', () => {
-  it('en-XA: no text outside the catalogue on the emails, OAuth apps, webhooks, audit log, data vault, payments, settings and config pages', { timeout: 480_000 }, async () => {
-    const setup = await env.browser.newPage({ viewport: { width: 1024, height: 768 } });
-    const email = `pages-${randomUUID().slice(0, 8)}@dashboard.test`;
-    await signUpOwner(setup, env.platform.url, email);
-    const projectName = 'Seiten Co';
-    const projectId = await createProject(setup, projectName, { newTeam: 'Seiten team' });
-    const storage = await setup.context().storageState();
-    await setup.context().close();
+  it('en-XA: no text outside the catalogue on the emails, OAuth apps, webhooks, audit log, data vault, payments, settings and config pages', {
+    timeout: 480_000,
+  }, async () => {
+    const { email, projectName, projectId, storage } = await ownerWithProject();
 
     const context = await env.browser.newContext({ locale: 'en-XA', storageState: storage, viewport: { width: 1024, height: 768 } });
     const page = await context.newPage();
@@ -117,7 +127,8 @@ describe('the rest of the dashboard in the owner’s language', () => {
     for (const section of ['oauth-apps', 'webhooks', 'audit-log', 'data-vault', 'payments', 'settings', 'config']) {
       const path = await follow(page, nav(section), new RegExp(`/${section}$`));
       // The audit log's first page (entries, or the empty state) has arrived.
-      if (section === 'audit-log') await expect.poll(() => page.locator('#main tbody tr, #main p.dash-muted').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      if (section === 'audit-log')
+        await expect.poll(() => page.locator('#main tbody tr, #main p.dash-muted').count(), { timeout: 30_000 }).toBeGreaterThan(0);
       if (section === 'config') await expect.poll(() => page.locator('#main tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(0);
       await check(path);
     }
@@ -139,17 +150,13 @@ describe('the rest of the dashboard in the owner’s language', () => {
   });
 
   it('German: the same pages’ words translated, counts by German’s plural rules', { timeout: 300_000 }, async () => {
-    const setup = await env.browser.newPage({ viewport: { width: 1024, height: 768 } });
-    const email = `seiten-de-${randomUUID().slice(0, 8)}@dashboard.test`;
-    await signUpOwner(setup, env.platform.url, email);
-    const projectId = await createProject(setup, 'Deutsch Co', { newTeam: 'Deutsch team' });
-    const storage = await setup.context().storageState();
-    await setup.context().close();
+    const { projectName, projectId, storage } = await ownerWithProject();
 
     const context = await env.browser.newContext({ locale: 'de-DE', storageState: storage, viewport: { width: 1024, height: 768 } });
     const page = await context.newPage();
     await page.goto(`${env.platform.url}/dashboard`);
-    await page.getByRole('link', { name: 'Deutsch Co' }).click();
+    await expect.poll(() => page.getByRole('link', { name: projectName }).isVisible(), { timeout: 30_000 }).toBe(true);
+    await page.getByRole('link', { name: projectName }).click();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe(`/dashboard/projects/${projectId}/overview`);
 
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks', exact: true }).click();

@@ -42,10 +42,7 @@ export function AuditLogPage() {
         <ExportButton format="ndjson" filters={filters} />
         <ExportButton format="csv" filters={filters} />
       </PageHeader>
-      <Section
-        title={t('auditLog.entries')}
-        description={t('auditLog.description')}
-      >
+      <Section title={t('auditLog.entries')} description={t('auditLog.description')}>
         <Filters key={JSON.stringify(filters)} initial={filters} onApply={(values) => paging.setFilters(values)} />
         <PagedTable
           label={t('auditLog.tableLabel')}

@@ -36,7 +36,12 @@ export function ConfigPage() {
 function describeSource(source: ConfigSource, t: Translate): string {
   switch (source.type) {
     case 'pushed-from-github': {
-      const where = { repo: `${source.owner}/${source.repo}`, branch: source.branch, commit: source.commit_hash, file: source.config_file_path };
+      const where = {
+        repo: `${source.owner}/${source.repo}`,
+        branch: source.branch,
+        commit: source.commit_hash,
+        file: source.config_file_path,
+      };
       return source.workflow_path
         ? t('config.sourceGithubWorkflow', { ...where, workflow: source.workflow_path })
         : t('config.sourceGithub', where);
@@ -240,11 +245,7 @@ function ResetKeys({ level, paths }: { level: Level; paths: string[] }) {
   return (
     <form className="dash-stack" onSubmit={submit} aria-label={t('config.resetKeys')}>
       <h3>{t('config.resetKeys')}</h3>
-      {allowed ? (
-        <p className="dash-muted">{t('config.resetExplained')}</p>
-      ) : (
-        <p className="dash-muted">{t('config.resetOnlyBelow')}</p>
-      )}
+      {allowed ? <p className="dash-muted">{t('config.resetExplained')}</p> : <p className="dash-muted">{t('config.resetOnlyBelow')}</p>}
       {paths.length === 0 ? <p className="dash-muted">{t('config.setsNothing')}</p> : null}
       <div className="dash-fieldset">
         {paths.map((path) => (

@@ -65,10 +65,7 @@ export function DataVaultPage() {
   return (
     <>
       <PageHeader title={t('nav.dataVault')} />
-      <Section
-        title={t('dataVault.addTitle')}
-        description={t('dataVault.addDescription')}
-      >
+      <Section title={t('dataVault.addTitle')} description={t('dataVault.addDescription')}>
         <AddStore existing={ids} onAdd={(id, displayName) => write({ ...stores, [id]: { displayName } })} busy={save.isPending} />
       </Section>
       <Section title={t('dataVault.stores')}>
@@ -196,7 +193,12 @@ function StoreRow(props: {
           {t('dataVault.rename')}
         </button>
       </form>
-      <button type="button" className="gh-danger" onClick={() => setConfirming(true)} aria-label={t('dataVault.removeNamed', { id: props.id })}>
+      <button
+        type="button"
+        className="gh-danger"
+        onClick={() => setConfirming(true)}
+        aria-label={t('dataVault.removeNamed', { id: props.id })}
+      >
         {t('dataVault.remove')}
       </button>
       <ConfirmDialog
@@ -212,9 +214,7 @@ function StoreRow(props: {
           )
         }
       >
-        <p>
-          {t('dataVault.removeExplained', { id: props.id })}
-        </p>
+        <p>{t('dataVault.removeExplained', { id: props.id })}</p>
       </ConfirmDialog>
     </li>
   );

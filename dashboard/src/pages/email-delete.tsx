@@ -257,9 +257,7 @@ export function useDeleteTemplate(): DeleteKind {
     builtIn: isBuiltInTemplate,
     available: (id) => !isBuiltInTemplate(id) || customized(id),
     consequences: ({ id, name }) =>
-      isBuiltInTemplate(id)
-        ? t('emailDelete.templateResetConsequence', { name })
-        : t('emailDelete.templateConsequence', { name }),
+      isBuiltInTemplate(id) ? t('emailDelete.templateResetConsequence', { name }) : t('emailDelete.templateConsequence', { name }),
   };
 }
 

@@ -167,7 +167,9 @@ function Outbox() {
           { header: t('outbox.to'), cell: (email) => email.to.join(', ') || '—' },
           {
             header: t('outbox.subject'),
-            cell: (email) => <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || t('outbox.noSubject')}</Link>,
+            cell: (email) => (
+              <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || t('outbox.noSubject')}</Link>
+            ),
           },
           { header: t('outbox.status'), cell: (email) => <span className="dash-badge">{statusText(email.status, t)}</span> },
           { header: t('webhookLog.attempts'), cell: (email) => email.attempts },
@@ -321,10 +323,7 @@ function EditOutboxEmail({
     onSave(change);
   }
   return (
-    <Section
-      title={t('outbox.content')}
-      description={unrendered ? t('outbox.notRendered') : undefined}
-    >
+    <Section title={t('outbox.content')} description={unrendered ? t('outbox.notRendered') : undefined}>
       <form className="dash-form" onSubmit={submit} aria-label={t('outbox.changeEmail')}>
         <div className="dash-grid-2">
           <TextField

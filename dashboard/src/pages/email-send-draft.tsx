@@ -101,9 +101,7 @@ export function SendDraft({ draftId, sentAtMillis }: { draftId: string; sentAtMi
         onConfirm={confirm}
         onClose={() => setConfirming(false)}
       >
-        <p>
-          {to === 'all' ? t('sendDraft.everyUserGets') : t('sendDraft.usersGet', { count: ids.length })}
-        </p>
+        <p>{to === 'all' ? t('sendDraft.everyUserGets') : t('sendDraft.usersGet', { count: ids.length })}</p>
       </ConfirmDialog>
     </Section>
   );

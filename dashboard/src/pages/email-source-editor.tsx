@@ -105,7 +105,12 @@ export function SourceEditor(props: {
             props.onSave({ displayName: displayName.trim() || props.displayName, source }, () => setSaved(true));
           }}
         >
-          <TextField label={t('emailEditor.name')} name="display-name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+          <TextField
+            label={t('emailEditor.name')}
+            name="display-name"
+            value={displayName}
+            onChange={(event) => setDisplayName(event.target.value)}
+          />
           {props.themePicker ? <ThemePicker {...props.themePicker} /> : null}
           <fieldset className="dash-fieldset dash-email-texts">
             <legend>{t('emailEditor.texts')}</legend>
@@ -187,7 +192,11 @@ export function SourceEditor(props: {
               {rendering ? t('emailEditor.rendering') : preview?.subject ? t('emailEditor.subject', { subject: preview.subject }) : ''}
             </span>
           </div>
-          {preview ? <PreviewFrame html={preview.html} onTextClick={onPreviewClick} /> : <p className="dash-loading">{t('emailEditor.rendering')}</p>}
+          {preview ? (
+            <PreviewFrame html={preview.html} onTextClick={onPreviewClick} />
+          ) : (
+            <p className="dash-loading">{t('emailEditor.rendering')}</p>
+          )}
         </div>
       </div>
       <AiChatPanel

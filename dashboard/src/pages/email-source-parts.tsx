@@ -86,9 +86,7 @@ export function TemplateVariables({ source }: { source: string }) {
           ))}
         </ul>
       )}
-      <p className="dash-muted">
-        {t('emailEditor.variablesExplained', { preview: 'previewVariables', user: 'user', project: 'project' })}
-      </p>
+      <p className="dash-muted">{t('emailEditor.variablesExplained', { preview: 'previewVariables', user: 'user', project: 'project' })}</p>
     </div>
   );
 }

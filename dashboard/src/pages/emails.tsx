@@ -234,7 +234,9 @@ function DraftsSection() {
       create={api.useCreateEmailDraft({ request })}
       listQueryKey={api.getListEmailDraftsQueryKey()}
       aside={(draft) => (
-        <span className="dash-muted">{draft.sent_at_millis ? t('emails.sentAt', { date: formatDate(draft.sent_at_millis) }) : t('emails.notSent')}</span>
+        <span className="dash-muted">
+          {draft.sent_at_millis ? t('emails.sentAt', { date: formatDate(draft.sent_at_millis) }) : t('emails.notSent')}
+        </span>
       )}
     >
       {data.drafts.length === 0 ? <p className="dash-muted">{t('emails.noDrafts')}</p> : null}

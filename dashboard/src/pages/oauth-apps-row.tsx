@@ -47,7 +47,12 @@ export function OAuthAppRow({ application }: { application: OAuthApplication }) 
             {t('oauthApps.edit')}
           </button>
         )}
-        <button type="button" className="gh-danger" onClick={() => setConfirming(true)} aria-label={t('oauthApps.deleteNamed', { name: application.name })}>
+        <button
+          type="button"
+          className="gh-danger"
+          onClick={() => setConfirming(true)}
+          aria-label={t('oauthApps.deleteNamed', { name: application.name })}
+        >
           {t('oauthApps.delete')}
         </button>
       </span>

@@ -21,9 +21,7 @@ export function OAuthAppsPage() {
   return (
     <>
       <PageHeader title={t('nav.oauthApps')} />
-      <p className="dash-muted dash-page-intro">
-        {t('oauthApps.intro')}
-      </p>
+      <p className="dash-muted dash-page-intro">{t('oauthApps.intro')}</p>
       <ProviderSettings />
       <CreateApplication onCreated={setCreated} />
       {created ? <CreatedApplication application={created} onDone={() => setCreated(null)} /> : null}
@@ -183,7 +181,8 @@ function CreatedApplication({ application, onDone }: { application: OAuthApplica
           <div>
             <dt>{t('oauthApps.clientSecret')}</dt>
             <dd>
-              <code>{application.client_secret}</code> <CopyButton value={application.client_secret} label={t('oauthApps.copyClientSecret')} />
+              <code>{application.client_secret}</code>{' '}
+              <CopyButton value={application.client_secret} label={t('oauthApps.copyClientSecret')} />
             </dd>
           </div>
         ) : null}

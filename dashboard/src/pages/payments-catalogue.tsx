@@ -40,7 +40,8 @@ export function Items({ payments }: { payments: PaymentsConfig }) {
         entries={Object.entries(payments.items)}
         summary={(id, item) => (
           <>
-            <strong>{item.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{customerTypeText(item.customerType, t)}</span>
+            <strong>{item.displayName ?? id}</strong> <code>{id}</code>{' '}
+            <span className="dash-badge">{customerTypeText(item.customerType, t)}</span>
           </>
         )}
         onEdit={(id, item) => editor.edit({ id }, { id, displayName: item.displayName ?? '', customerType: item.customerType })}

@@ -144,7 +144,8 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
         entries={Object.entries(payments.products)}
         summary={(id, product) => (
           <>
-            <strong>{product.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{customerTypeText(product.customerType, t)}</span>
+            <strong>{product.displayName ?? id}</strong> <code>{id}</code>{' '}
+            <span className="dash-badge">{customerTypeText(product.customerType, t)}</span>
             {product.productLineId ? <span className="dash-badge">{t('payments.lineBadge', { id: product.productLineId })}</span> : null}
             <br />
             <span className="dash-muted">
@@ -165,11 +166,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
         }}
       />
       <CatalogueForm editor={editor} addLabel={t('payments.addAProduct')} onSubmit={submit}>
-        {editing ? (
-          <p className="dash-muted">
-            {t('payments.formShowsOne')}
-          </p>
-        ) : null}
+        {editing ? <p className="dash-muted">{t('payments.formShowsOne')}</p> : null}
         <div className="dash-grid-3">
           <IdField value={form.id} locked={editing !== null} onChange={(id) => setForm({ ...form, id })} problem={at('id')} />
           <Field label={t('payments.productName')}>
@@ -200,11 +197,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
           </Field>
         </div>
         <div className="dash-row">
-          <Checkbox
-            label={t('payments.stackable')}
-            checked={form.stackable}
-            onChange={(stackable) => setForm({ ...form, stackable })}
-          />
+          <Checkbox label={t('payments.stackable')} checked={form.stackable} onChange={(stackable) => setForm({ ...form, stackable })} />
           <Checkbox label={t('payments.free')} checked={form.free} onChange={(free) => setForm({ ...form, free })} />
         </div>
         {editing && priceIdsOf(payments.products[editing.id]).length > 1 ? (

@@ -42,7 +42,11 @@ function PaymentSettings({ payments }: { payments: PaymentsConfig }) {
   return (
     <Section title={t('payments.mode')} description={t('payments.modeDescription')}>
       <div className="dash-row">
-        <Checkbox label={t('payments.testMode')} checked={payments.testMode} onChange={(on) => save({ 'payments.testMode': on }).catch(() => {})} />
+        <Checkbox
+          label={t('payments.testMode')}
+          checked={payments.testMode}
+          onChange={(on) => save({ 'payments.testMode': on }).catch(() => {})}
+        />
         <Checkbox
           label={t('payments.blockNewPurchases')}
           checked={payments.blockNewPurchases}

@@ -110,7 +110,9 @@ function GeneralSettings({ project }: { project: AdminProject }) {
                 placeholder={t('settings.logoPlaceholder')}
                 onChange={(event) => set(field, event.target.value)}
               />
-              {project[field] ? <img src={project[field] ?? ''} alt={t('settings.logoPreview', { label })} className="dash-logo-preview" /> : null}
+              {project[field] ? (
+                <img src={project[field] ?? ''} alt={t('settings.logoPreview', { label })} className="dash-logo-preview" />
+              ) : null}
             </div>
           ))}
         </div>

@@ -25,10 +25,7 @@ export function WebhookLogPage({ endpointId }: { endpointId: string }) {
       <p>
         <code>{endpoint.data.url}</code> {endpoint.data.enabled ? '' : <span className="dash-badge">{t('webhookLog.disabled')}</span>}
       </p>
-      <Section
-        title={t('webhookLog.messages')}
-        description={t('webhookLog.description')}
-      >
+      <Section title={t('webhookLog.messages')} description={t('webhookLog.description')}>
         {messages.data.items.length === 0 ? <p className="dash-muted">{t('webhookLog.none')}</p> : null}
         {messages.data.items.length > 0 ? (
           <TableScroll label={t('webhookLog.deliveries')}>

@@ -20,10 +20,7 @@ export function WebhookPortalAccess() {
   const [shown, setShown] = useState<(PortalToken & { at: number }) | null>(null);
 
   return (
-    <Section
-      title={t('webhookPortal.title')}
-      description={t('webhookPortal.description')}
-    >
+    <Section title={t('webhookPortal.title')} description={t('webhookPortal.description')}>
       <ErrorMessage error={create.error} />
       <div>
         <button

@@ -51,10 +51,7 @@ export function WebhooksPage() {
   return (
     <>
       <PageHeader title={t('nav.webhooks')} />
-      <Section
-        title={t('webhooks.addTitle')}
-        description={t('webhooks.addDescription')}
-      >
+      <Section title={t('webhooks.addTitle')} description={t('webhooks.addDescription')}>
         <form className="dash-form" onSubmit={submit}>
           <div className="dash-grid-2">
             <TextField
@@ -107,9 +104,7 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
   return (
     <section className="dash-panel dash-created-keys" aria-label={t('webhooks.signingSecret')}>
       <h2>{t('webhooks.copySecretNow')}</h2>
-      <p>
-        {t('webhooks.secretExplained', { url, example: 'new Webhook(secret).verify(body, headers)' })}
-      </p>
+      <p>{t('webhooks.secretExplained', { url, example: 'new Webhook(secret).verify(body, headers)' })}</p>
       <dl>
         <div>
           <dt>{t('webhooks.signingSecret')}</dt>
@@ -172,9 +167,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
             ? ` · ${t('webhooks.previousSecretUntil', { date: formatDate(endpoint.previous_secret_expires_at_millis) })}`
             : ''}
         </span>
-        {endpoint.disabled_reason === 'failing' ? (
-          <span className="dash-error">{t('webhooks.disabledFailing')}</span>
-        ) : null}
+        {endpoint.disabled_reason === 'failing' ? <span className="dash-error">{t('webhooks.disabledFailing')}</span> : null}
         <div className="dash-row">
           <Checkbox
             label={t('webhooks.enabledLabel', { name })}
@@ -228,9 +221,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
           )
         }
       >
-        <p>
-          {t('webhooks.deleteExplained', { url: endpoint.url })}
-        </p>
+        <p>{t('webhooks.deleteExplained', { url: endpoint.url })}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
       <ConfirmDialog
