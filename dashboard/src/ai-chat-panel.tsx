@@ -3,6 +3,7 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { useProjectScope } from './shell-context.ts';
+import { useDashboardTranslation } from './i18n/dashboard-i18n.ts';
 import { ErrorMessage, Section } from './ui.tsx';
 import './ai-chat-panel.css';
 
@@ -47,6 +48,7 @@ export function AiChatPanel({
   const [asked, setAsked] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const questionId = useId();
+  const { t } = useDashboardTranslation();
 
   const saved = (thread.data?.messages ?? []).filter(isChatMessage);
 
@@ -55,7 +57,8 @@ export function AiChatPanel({
     const text = question.trim();
     if (!text || ask.isPending) return;
     setAsked(text);
-    setAnnouncement('Waiting for the answer…');
+    setAnnouncement(t('aiChat.waiting'));
+    // The question to the model names the source in English (a prompt, not the dashboard's words).
     const withSource = `${text}\n\nThe current source of the ${contextType.replace('email-', 'email ')}:\n\`\`\`tsx\n${source}\n\`\`\``;
     ask.mutate(
       { threadId, data: { context_type: contextType, messages: [...saved, { role: 'user', content: withSource }] } },
@@ -67,7 +70,7 @@ export function AiChatPanel({
           queryClient.setQueryData(api.getListAiChatMessagesQueryKey(threadId), { messages: [...saved, mine, reply] });
           setQuestion('');
           setAsked(null);
-          setAnnouncement('The assistant answered.');
+          setAnnouncement(t('aiChat.answered'));
           try {
             await saveMessage.mutateAsync({ threadId, data: { message: mine } });
             await saveMessage.mutateAsync({ threadId, data: { message: reply } });
@@ -97,16 +100,13 @@ export function AiChatPanel({
   }
 
   return (
-    <Section
-      title="Assistant"
-      description="Ask the AI assistant about this email; it sees the conversation and the source as it is in the editor."
-    >
+    <Section title={t('aiChat.assistant')} description={t('aiChat.description')}>
       <div className="dash-ai-chat dash-stack">
-        {thread.isPending ? <p className="dash-muted">Loading the conversation…</p> : null}
+        {thread.isPending ? <p className="dash-muted">{t('aiChat.loading')}</p> : null}
         <ErrorMessage error={thread.error} />
-        {thread.isSuccess && saved.length === 0 && !asked ? <p className="dash-muted">No messages yet.</p> : null}
+        {thread.isSuccess && saved.length === 0 && !asked ? <p className="dash-muted">{t('aiChat.none')}</p> : null}
         {saved.length > 0 || asked ? (
-          <ol className="dash-ai-chat-log" aria-label="Conversation">
+          <ol className="dash-ai-chat-log" aria-label={t('aiChat.conversation')}>
             {saved.map((message, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: saved messages only grow, in order
               <ChatEntry key={index} message={message} onUseCode={onUseCode} />
@@ -120,7 +120,7 @@ export function AiChatPanel({
         <ErrorMessage error={ask.error ?? saveMessage.error} />
         <form className="dash-stack" onSubmit={send}>
           <div className="dash-field">
-            <label htmlFor={questionId}>Ask the assistant</label>
+            <label htmlFor={questionId}>{t('aiChat.ask')}</label>
             <textarea
               id={questionId}
               rows={3}
@@ -130,15 +130,15 @@ export function AiChatPanel({
               onKeyDown={onKeyDown}
             />
             <span id={`${questionId}-hint`} className="dash-muted">
-              Ctrl+Enter (⌘+Enter) sends.
+              {t('aiChat.sendHint')}
             </span>
           </div>
           <div className="dash-row">
             <button type="submit" className="gh-primary" disabled={ask.isPending || !question.trim()}>
-              {ask.isPending ? 'Waiting for the answer…' : 'Send'}
+              {ask.isPending ? t('aiChat.waiting') : t('aiChat.send')}
             </button>
             <button type="button" onClick={newConversation} disabled={ask.isPending}>
-              New conversation
+              {t('aiChat.newConversation')}
             </button>
           </div>
         </form>
@@ -148,7 +148,8 @@ export function AiChatPanel({
 }
 
 function ChatEntry({ message, onUseCode }: { message: ChatMessage; onUseCode: (code: string) => void }) {
-  const who = message.role === 'user' ? 'You' : 'Assistant';
+  const { t } = useDashboardTranslation();
+  const who = message.role === 'user' ? t('aiChat.you') : t('aiChat.assistant');
   let codeBlocks = 0;
   return (
     <li className="dash-ai-chat-message" data-role={message.role}>
@@ -163,7 +164,7 @@ function ChatEntry({ message, onUseCode }: { message: ChatMessage; onUseCode: (c
           ) : null;
         }
         codeBlocks += 1;
-        const label = `Use code ${codeBlocks} in the editor`;
+        const label = t('aiChat.useCode', { n: codeBlocks });
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of a message never change
           <div key={index} className="dash-stack">

@@ -6,8 +6,8 @@ import { useDashboardTranslation } from './i18n/dashboard-i18n.ts';
  * plain http from another host) it says to select the value and copy it by hand.
  */
 export function CopyButton({ value, label }: { value: string; label: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle');
   const { t } = useDashboardTranslation();
+  const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle');
   async function copy() {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');

@@ -1,5 +1,6 @@
 import { useGatehouse, useLocation } from '@gatehouse/react';
 import { type ReactNode, useRef, useState } from 'react';
+import { useDashboardTranslation } from './i18n/dashboard-i18n.ts';
 import { ErrorMessage, TableScroll } from './ui.tsx';
 
 /**
@@ -98,16 +99,17 @@ export function Pager({
   nextCursor: string | null | undefined;
   waiting: boolean;
 }) {
+  const { t } = useDashboardTranslation();
   return (
     <nav className="dash-row dash-pager" aria-label={label}>
       <button type="button" disabled={!paging.cursor} onClick={paging.first}>
-        First page
+        {t('pager.first')}
       </button>
       <button type="button" disabled={!paging.hasPrevious} onClick={paging.previous}>
-        Previous page
+        {t('pager.previous')}
       </button>
       <button type="button" disabled={!nextCursor || waiting} onClick={() => nextCursor && paging.next(nextCursor)}>
-        Next page
+        {t('pager.next')}
       </button>
     </nav>
   );
@@ -138,13 +140,14 @@ export function PagedTable<Row>(props: {
   columns: Array<Column<Row>>;
   rowKey: (row: Row) => string;
 }) {
+  const { t } = useDashboardTranslation();
   return (
     <>
       <div className="dash-row dash-toolbar">
         {props.filters}
         {props.fetching ? (
           <span role="status" className="dash-muted">
-            Loading…
+            {t('common.loading')}
           </span>
         ) : null}
       </div>

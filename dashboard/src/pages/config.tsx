@@ -3,14 +3,15 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, QueryState, Section, TableScroll, TextField } from '../ui.tsx';
 
 type Level = Schema<'ConfigLevel'>;
 type ConfigSource = Schema<'ConfigSource'>;
-const levels: Array<{ level: Level; label: string }> = [
-  { level: 'project', label: 'Project' },
-  { level: 'branch', label: 'Branch' },
-  { level: 'environment', label: 'Environment' },
+const levels = (t: Translate): Array<{ level: Level; label: string; editorLabel: string }> => [
+  { level: 'project', label: t('config.levelProject'), editorLabel: t('config.overrideProject') },
+  { level: 'branch', label: t('config.levelBranch'), editorLabel: t('config.overrideBranch') },
+  { level: 'environment', label: t('config.levelEnvironment'), editorLabel: t('config.overrideEnvironment') },
 ];
 
 /**
@@ -21,9 +22,10 @@ const levels: Array<{ level: Level; label: string }> = [
  * the override). Gatehouse keeps one override per project, so the three levels edit the same one.
  */
 export function ConfigPage() {
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Configuration" />
+      <PageHeader title={t('nav.config')} />
       <SourceSection />
       <OverrideSection />
       <EffectiveSection />
@@ -31,14 +33,23 @@ export function ConfigPage() {
   );
 }
 
-function describeSource(source: ConfigSource): string {
+function describeSource(source: ConfigSource, t: Translate): string {
   switch (source.type) {
-    case 'pushed-from-github':
-      return `Pushed from GitHub: ${source.owner}/${source.repo}, branch ${source.branch}, commit ${source.commit_hash}, file ${source.config_file_path}${source.workflow_path ? `, workflow ${source.workflow_path}` : ''}.`;
+    case 'pushed-from-github': {
+      const where = {
+        repo: `${source.owner}/${source.repo}`,
+        branch: source.branch,
+        commit: source.commit_hash,
+        file: source.config_file_path,
+      };
+      return source.workflow_path
+        ? t('config.sourceGithubWorkflow', { ...where, workflow: source.workflow_path })
+        : t('config.sourceGithub', where);
+    }
     case 'pushed-from-unknown':
-      return 'Pushed from a tool that did not say where from.';
+      return t('config.sourceUnknown');
     default:
-      return 'Not linked: the override is edited here or through the API.';
+      return t('config.sourceUnlinked');
   }
 }
 
@@ -55,17 +66,15 @@ function SourceSection() {
     },
   });
   const current = source.data?.source;
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Source"
-      description="Where the override came from. Edits made here while it is linked are overwritten by the next push."
-    >
-      <QueryState query={source} what="the config source">
+    <Section title={t('config.source')} description={t('config.sourceDescription')}>
+      <QueryState query={source} what={t('config.sourceWhat')}>
         <div className="dash-row">
-          <p data-testid="config-source">{current ? describeSource(current) : null}</p>
+          <p data-testid="config-source">{current ? describeSource(current, t) : null}</p>
           {current && current.type !== 'unlinked' ? (
             <button type="button" className="gh-danger" onClick={() => setConfirming(true)}>
-              Unlink
+              {t('config.unlink')}
             </button>
           ) : null}
         </div>
@@ -73,13 +82,13 @@ function SourceSection() {
       <ErrorMessage error={unlink.error} />
       <ConfirmDialog
         open={confirming}
-        title="Unlink the config from its source?"
-        confirmLabel="Unlink"
+        title={t('config.unlinkTitle')}
+        confirmLabel={t('config.unlink')}
         busy={unlink.isPending}
         onConfirm={() => unlink.mutate()}
         onClose={() => setConfirming(false)}
       >
-        <p>The override stays as it is; the dashboard no longer names where it came from.</p>
+        <p>{t('config.unlinkExplained')}</p>
       </ConfirmDialog>
     </Section>
   );
@@ -88,17 +97,15 @@ function SourceSection() {
 function OverrideSection() {
   const [level, setLevel] = useState<Level>('project');
   const groupId = useId();
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Override"
-      description="What the project sets over the defaults, as JSON (dotted keys allowed). Gatehouse keeps one override per project: the project, branch and environment levels all show and edit it."
-    >
+    <Section title={t('config.override')} description={t('config.overrideDescription')}>
       <fieldset className="dash-fieldset" aria-labelledby={groupId}>
         <span id={groupId} className="dash-muted">
-          Level
+          {t('config.level')}
         </span>
         <div className="dash-row">
-          {levels.map((entry) => (
+          {levels(t).map((entry) => (
             <div className="dash-check" key={entry.level}>
               <input
                 id={`${groupId}-${entry.level}`}
@@ -126,8 +133,10 @@ function useConfigChanged() {
 function LevelEditor({ level }: { level: Level }) {
   const { request } = useProjectScope();
   const override = api.useGetProjectConfigOverride(level, { request });
+  const { t } = useDashboardTranslation();
+  const what = { project: t('config.whatProject'), branch: t('config.whatBranch'), environment: t('config.whatEnvironment') }[level];
   return (
-    <QueryState query={override} what={`the ${level} override`}>
+    <QueryState query={override} what={what}>
       {override.data ? <OverrideForm level={level} stored={override.data.config_string} /> : null}
     </QueryState>
   );
@@ -146,6 +155,7 @@ function OverrideForm({ level, stored }: { level: Level; stored: string }) {
   const [saved, setSaved] = useState(false);
   const save = api.useSetProjectConfigOverride({ request });
   const id = useId();
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -166,7 +176,7 @@ function OverrideForm({ level, stored }: { level: Level; stored: string }) {
     <div className="dash-stack">
       <form className="dash-stack" onSubmit={submit}>
         <div className="dash-field dash-json">
-          <label htmlFor={id}>{`Override (${level} level)`}</label>
+          <label htmlFor={id}>{levels(t).find((entry) => entry.level === level)?.editorLabel}</label>
           <textarea
             id={id}
             rows={14}
@@ -182,14 +192,14 @@ function OverrideForm({ level, stored }: { level: Level; stored: string }) {
         </div>
         <div className="dash-row">
           <button type="submit" className="gh-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save override'}
+            {save.isPending ? t('settings.saving') : t('config.saveOverride')}
           </button>
           <button type="button" disabled={save.isPending} onClick={() => setText(pretty(stored))}>
-            Discard changes
+            {t('config.discard')}
           </button>
           {saved ? (
             <span role="status" className="dash-success">
-              Override saved.
+              {t('config.saved')}
             </span>
           ) : null}
         </div>
@@ -214,6 +224,7 @@ function ResetKeys({ level, paths }: { level: Level; paths: string[] }) {
   const reset = api.useResetProjectConfigKeys({ request });
   const keys = [...new Set([...chosen, ...typed.split(/[\s,]+/).filter(Boolean)])];
   const allowed = level !== 'project';
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -232,14 +243,10 @@ function ResetKeys({ level, paths }: { level: Level; paths: string[] }) {
   }
 
   return (
-    <form className="dash-stack" onSubmit={submit} aria-label="Reset keys">
-      <h3>Reset keys</h3>
-      {allowed ? (
-        <p className="dash-muted">The settings at the chosen paths (and below them) go back to their defaults.</p>
-      ) : (
-        <p className="dash-muted">Keys can be reset only at the branch and environment levels.</p>
-      )}
-      {paths.length === 0 ? <p className="dash-muted">The override sets nothing.</p> : null}
+    <form className="dash-stack" onSubmit={submit} aria-label={t('config.resetKeys')}>
+      <h3>{t('config.resetKeys')}</h3>
+      {allowed ? <p className="dash-muted">{t('config.resetExplained')}</p> : <p className="dash-muted">{t('config.resetOnlyBelow')}</p>}
+      {paths.length === 0 ? <p className="dash-muted">{t('config.setsNothing')}</p> : null}
       <div className="dash-fieldset">
         {paths.map((path) => (
           <Checkbox
@@ -252,9 +259,9 @@ function ResetKeys({ level, paths }: { level: Level; paths: string[] }) {
         ))}
       </div>
       <TextField
-        label="Other keys"
+        label={t('config.otherKeys')}
         name="reset-keys"
-        hint="Dotted paths, separated by commas or spaces (auth.oauth.providers.github)."
+        hint={t('config.otherKeysHint')}
         disabled={!allowed}
         value={typed}
         onChange={(event) => setTyped(event.target.value)}
@@ -262,14 +269,14 @@ function ResetKeys({ level, paths }: { level: Level; paths: string[] }) {
       <div className="dash-row">
         <button type="submit" className="gh-danger" disabled={!allowed || keys.length === 0 || reset.isPending}>
           {reset.isPending
-            ? 'Resetting…'
+            ? t('config.resetting')
             : keys.length === 0
-              ? 'Reset keys'
-              : `Reset ${keys.length === 1 ? '1 key' : `${keys.length} keys`}`}
+              ? t('config.resetKeys')
+              : t('config.resetCount', { count: keys.length })}
         </button>
         {done !== null ? (
           <span role="status" className="dash-success">
-            {done === 1 ? '1 key reset.' : `${done} keys reset.`}
+            {t('config.resetDone', { count: done })}
           </span>
         ) : null}
       </div>
@@ -287,26 +294,24 @@ function EffectiveSection() {
   const set = override.data ? overridePaths(JSON.parse(override.data.config_string)) : null;
   const needle = filter.trim().toLowerCase();
   const rows = rendered.filter(([path, value]) => !needle || path.toLowerCase().includes(needle) || value.toLowerCase().includes(needle));
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Effective config"
-      description="The defaults with the override applied: every setting, its value and where it comes from."
-    >
-      <QueryState query={config} what="the effective config">
+    <Section title={t('config.effective')} description={t('config.effectiveDescription')}>
+      <QueryState query={config} what={t('config.effectiveWhat')}>
         <TextField
-          label="Filter settings"
+          label={t('config.filter')}
           name="config-filter"
           type="search"
           value={filter}
           onChange={(event) => setFilter(event.target.value)}
         />
-        <TableScroll label="Effective config">
-          <table aria-label="Effective config">
+        <TableScroll label={t('config.effective')}>
+          <table aria-label={t('config.effective')}>
             <thead>
               <tr>
-                <th scope="col">Setting</th>
-                <th scope="col">Value</th>
-                <th scope="col">From</th>
+                <th scope="col">{t('config.setting')}</th>
+                <th scope="col">{t('config.value')}</th>
+                <th scope="col">{t('config.from')}</th>
               </tr>
             </thead>
             <tbody>
@@ -316,15 +321,15 @@ function EffectiveSection() {
                     <code>{path}</code>
                   </td>
                   <td>
-                    <code>{isSecret(path) && value !== '""' ? '•••••• (see the override)' : value}</code>
+                    <code>{isSecret(path) && value !== '""' ? t('config.secretHidden') : value}</code>
                   </td>
-                  <td>{set === null ? '…' : setBy(set, path) ? 'override' : 'default'}</td>
+                  <td>{set === null ? '…' : setBy(set, path) ? t('config.fromOverride') : t('config.fromDefault')}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
-        {rows.length === 0 ? <p className="dash-muted">No setting matches “{filter}”.</p> : null}
+        {rows.length === 0 ? <p className="dash-muted">{t('config.noMatch', { filter })}</p> : null}
       </QueryState>
     </Section>
   );

@@ -2,6 +2,7 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog, ErrorMessage, PageHeader, Section } from '../ui.tsx';
 
 type Stores = Record<string, { displayName: string }>;
@@ -55,6 +56,7 @@ export function DataVaultPage() {
   const { request } = useProjectScope();
   const config = api.useGetProjectConfigSuspense({ request, query: { queryKey: api.getGetProjectConfigQueryKey() } });
   const save = useSaveStores();
+  const { t } = useDashboardTranslation();
   const stores = storesOf(config.data);
   const ids = Object.keys(stores).sort();
   const write = (next: Stores) =>
@@ -62,17 +64,14 @@ export function DataVaultPage() {
 
   return (
     <>
-      <PageHeader title="Data vault" />
-      <Section
-        title="Add a store"
-        description="A store keeps values by key, encrypted twice: by the server SDK with your secret before they leave your server (PBKDF2 + AES-GCM), and again at rest with a key derived from the platform's secret."
-      >
+      <PageHeader title={t('nav.dataVault')} />
+      <Section title={t('dataVault.addTitle')} description={t('dataVault.addDescription')}>
         <AddStore existing={ids} onAdd={(id, displayName) => write({ ...stores, [id]: { displayName } })} busy={save.isPending} />
       </Section>
-      <Section title="Stores">
-        {ids.length === 0 ? <p className="dash-muted">No stores yet.</p> : null}
+      <Section title={t('dataVault.stores')}>
+        {ids.length === 0 ? <p className="dash-muted">{t('dataVault.none')}</p> : null}
         <ErrorMessage error={save.error} />
-        <ul className="dash-list" aria-label="Stores">
+        <ul className="dash-list" aria-label={t('dataVault.stores')}>
           {ids.map((id) => (
             <StoreRow
               key={id}
@@ -85,7 +84,7 @@ export function DataVaultPage() {
           ))}
         </ul>
       </Section>
-      <Section title="Use a store">
+      <Section title={t('dataVault.useTitle')}>
         <pre className="dash-code">
           <code>{`const store = serverApp.dataVault.getStore('${ids[0] ?? 'tax-ids'}');
 await store.setValue(userId, value, { secret: process.env.VAULT_SECRET });
@@ -109,11 +108,12 @@ function AddStore({
   const [displayName, setDisplayName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const fieldId = useId();
+  const { t } = useDashboardTranslation();
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = id.trim();
-    if (!storeIdPattern.test(trimmed)) return setProblem('Use 1 to 63 letters, digits, - or _.');
-    if (existing.includes(trimmed)) return setProblem(`A store with the id ${trimmed} exists.`);
+    if (!storeIdPattern.test(trimmed)) return setProblem(t('dataVault.idInvalid'));
+    if (existing.includes(trimmed)) return setProblem(t('dataVault.idExists', { id: trimmed }));
     setProblem(null);
     onAdd(trimmed, displayName.trim() || trimmed).then(
       () => {
@@ -127,7 +127,7 @@ function AddStore({
     <form className="dash-form" onSubmit={submit} noValidate>
       <div className="dash-grid-2">
         <div className="dash-field">
-          <label htmlFor={`${fieldId}-id`}>Store id</label>
+          <label htmlFor={`${fieldId}-id`}>{t('dataVault.storeId')}</label>
           <input
             id={`${fieldId}-id`}
             name="store_id"
@@ -145,18 +145,18 @@ function AddStore({
             </span>
           ) : (
             <span id={`${fieldId}-hint`} className="dash-muted">
-              Letters, digits, - and _; the SDK names the store with it.
+              {t('dataVault.idHint')}
             </span>
           )}
         </div>
         <div className="dash-field">
-          <label htmlFor={`${fieldId}-name`}>Display name</label>
+          <label htmlFor={`${fieldId}-name`}>{t('dataVault.displayName')}</label>
           <input id={`${fieldId}-name`} name="display_name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
         </div>
       </div>
       <div>
         <button type="submit" className="gh-primary" disabled={busy || !id.trim()}>
-          Add store
+          {t('dataVault.add')}
         </button>
       </div>
     </form>
@@ -173,6 +173,7 @@ function StoreRow(props: {
   const [name, setName] = useState(props.displayName);
   const [confirming, setConfirming] = useState(false);
   const inputId = useId();
+  const { t } = useDashboardTranslation();
   const changed = name.trim() !== '' && name.trim() !== props.displayName;
   return (
     <li>
@@ -185,20 +186,25 @@ function StoreRow(props: {
       >
         <code>{props.id}</code>
         <label htmlFor={inputId} className="dash-visually-hidden">
-          Display name of {props.id}
+          {t('dataVault.displayNameOf', { id: props.id })}
         </label>
         <input id={inputId} value={name} onChange={(event) => setName(event.target.value)} />
-        <button type="submit" disabled={!changed || props.busy} aria-label={`Rename ${props.id}`}>
-          Rename
+        <button type="submit" disabled={!changed || props.busy} aria-label={t('dataVault.renameNamed', { id: props.id })}>
+          {t('dataVault.rename')}
         </button>
       </form>
-      <button type="button" className="gh-danger" onClick={() => setConfirming(true)} aria-label={`Remove ${props.id}`}>
-        Remove
+      <button
+        type="button"
+        className="gh-danger"
+        onClick={() => setConfirming(true)}
+        aria-label={t('dataVault.removeNamed', { id: props.id })}
+      >
+        {t('dataVault.remove')}
       </button>
       <ConfirmDialog
         open={confirming}
-        title={`Remove the store ${props.id}?`}
-        confirmLabel="Remove store"
+        title={t('dataVault.removeTitle', { id: props.id })}
+        confirmLabel={t('dataVault.removeConfirm')}
         busy={props.busy}
         onClose={() => setConfirming(false)}
         onConfirm={() =>
@@ -208,10 +214,7 @@ function StoreRow(props: {
           )
         }
       >
-        <p>
-          Reading or writing <code>{props.id}</code> answers that the store does not exist until it is added again; the encrypted values
-          stay in the database and come back with it.
-        </p>
+        <p>{t('dataVault.removeExplained', { id: props.id })}</p>
       </ConfirmDialog>
     </li>
   );

@@ -3,6 +3,7 @@ import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react
 import { useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog, ErrorMessage } from '../ui.tsx';
 
 /** The built-in themes (fixed ids, see listEmailThemes): deleting one only resets the project's version of it. */
@@ -48,9 +49,35 @@ function optimisticRemoval<List>(
 
 export type DeleteTarget = { id: string; name: string };
 
+type Noun = 'theme' | 'template' | 'draft';
+
+/** The buttons' and the dialog's words for each kind of item, in the active language. */
+function deleteWords(noun: Noun, t: Translate) {
+  if (noun === 'theme')
+    return {
+      resetTitle: (name: string) => t('emailDelete.resetThemeTitle', { name }),
+      deleteTitle: (name: string) => t('emailDelete.deleteThemeTitle', { name }),
+      resetButton: t('emailDelete.resetTheme'),
+      deleteButton: t('emailDelete.deleteTheme'),
+    };
+  if (noun === 'template')
+    return {
+      resetTitle: (name: string) => t('emailDelete.resetTemplateTitle', { name }),
+      deleteTitle: (name: string) => t('emailDelete.deleteTemplateTitle', { name }),
+      resetButton: t('emailDelete.resetTemplate'),
+      deleteButton: t('emailDelete.deleteTemplate'),
+    };
+  return {
+    resetTitle: (name: string) => t('emailDelete.deleteDraftTitle', { name }),
+    deleteTitle: (name: string) => t('emailDelete.deleteDraftTitle', { name }),
+    resetButton: t('emailDelete.deleteDraft'),
+    deleteButton: t('emailDelete.deleteDraft'),
+  };
+}
+
 /** What a delete button needs: the mutation (by id), whether an item is a built-in (reset, not removed), and the dialog's words. */
 export type DeleteKind = {
-  noun: string;
+  noun: Noun;
   /** Deletes; `onSuccess` runs once the server has it. */
   run: (id: string, onSuccess?: () => void) => void;
   isPending: boolean;
@@ -75,22 +102,30 @@ export function DeleteItemButton({
   target: DeleteTarget;
   onAsk: (target: DeleteTarget) => void;
 }) {
+  const { t } = useDashboardTranslation();
   if (!kind.available(target.id)) return null;
   const builtIn = kind.builtIn(target.id);
   return (
-    <button type="button" className="gh-danger" aria-label={`${builtIn ? 'Reset' : 'Delete'} ${target.name}`} onClick={() => onAsk(target)}>
-      {builtIn ? 'Reset' : 'Delete'}
+    <button
+      type="button"
+      className="gh-danger"
+      aria-label={builtIn ? t('emailDelete.resetNamed', { name: target.name }) : t('emailDelete.deleteNamed', { name: target.name })}
+      onClick={() => onAsk(target)}
+    >
+      {builtIn ? t('emailDelete.reset') : t('emailDelete.delete')}
     </button>
   );
 }
 
 export function DeleteDialog({ kind, target, onClose }: { kind: DeleteKind; target: DeleteTarget | null; onClose: () => void }) {
   const builtIn = target ? kind.builtIn(target.id) : false;
+  const { t } = useDashboardTranslation();
+  const words = deleteWords(kind.noun, t);
   return (
     <ConfirmDialog
       open={target !== null}
-      title={target ? (builtIn ? `Reset ${target.name} to the built-in ${kind.noun}?` : `Delete the ${kind.noun} ${target.name}?`) : ''}
-      confirmLabel={builtIn ? 'Reset' : 'Delete'}
+      title={target ? (builtIn ? words.resetTitle(target.name) : words.deleteTitle(target.name)) : ''}
+      confirmLabel={builtIn ? t('emailDelete.reset') : t('emailDelete.delete')}
       busy={kind.isPending}
       onConfirm={() => {
         if (!target) return;
@@ -113,18 +148,20 @@ export function EditorDeleteButton({ kind, target }: { kind: DeleteKind; target:
   const gatehouse = useGatehouse();
   const { projectId } = useProjectScope();
   const [asking, setAsking] = useState(false);
+  const { t } = useDashboardTranslation();
+  const words = deleteWords(kind.noun, t);
   if (!kind.available(target.id)) return null;
   const builtIn = kind.builtIn(target.id);
   return (
     <>
       <button type="button" className="gh-danger" onClick={() => setAsking(true)}>
-        {builtIn ? `Reset ${kind.noun}` : `Delete ${kind.noun}`}
+        {builtIn ? words.resetButton : words.deleteButton}
       </button>
       <ErrorMessage error={kind.error} />
       <ConfirmDialog
         open={asking}
-        title={builtIn ? `Reset ${target.name} to the built-in ${kind.noun}?` : `Delete the ${kind.noun} ${target.name}?`}
-        confirmLabel={builtIn ? 'Reset' : 'Delete'}
+        title={builtIn ? words.resetTitle(target.name) : words.deleteTitle(target.name)}
+        confirmLabel={builtIn ? t('emailDelete.reset') : t('emailDelete.delete')}
         busy={kind.isPending}
         onConfirm={() => {
           kind.run(target.id, () => gatehouse.navigate(paths.project(projectId, 'emails')));
@@ -161,6 +198,7 @@ export function useDeleteTheme(selectedThemeId: string): DeleteKind {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const customized = useCustomized('themes');
+  const { t } = useDashboardTranslation();
   const removal = optimisticRemoval<ThemeList>(
     queryClient,
     api.getListEmailThemesQueryKey(),
@@ -185,10 +223,10 @@ export function useDeleteTheme(selectedThemeId: string): DeleteKind {
     available: (id) => !isBuiltInTheme(id) || customized(id),
     consequences: ({ id, name }) =>
       isBuiltInTheme(id)
-        ? `Your changes to ${name} are dropped and its built-in source is used again.`
+        ? t('emailDelete.themeResetConsequence', { name })
         : id === selectedThemeId
-          ? `${name} is the theme of the project's emails: Default Light takes its place. Templates and drafts that named it use the project's theme.`
-          : `Templates and drafts that named ${name} use the project's theme.`,
+          ? t('emailDelete.selectedThemeConsequence', { name })
+          : t('emailDelete.themeConsequence', { name }),
   };
 }
 
@@ -196,6 +234,7 @@ export function useDeleteTemplate(): DeleteKind {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const customized = useCustomized('templates');
+  const { t } = useDashboardTranslation();
   const removal = optimisticRemoval<TemplateList>(
     queryClient,
     api.getListEmailTemplatesQueryKey(),
@@ -218,15 +257,14 @@ export function useDeleteTemplate(): DeleteKind {
     builtIn: isBuiltInTemplate,
     available: (id) => !isBuiltInTemplate(id) || customized(id),
     consequences: ({ id, name }) =>
-      isBuiltInTemplate(id)
-        ? `Your changes to ${name} are dropped: the platform sends its built-in version again.`
-        : `${name} is removed; sending it by id fails from now on.`,
+      isBuiltInTemplate(id) ? t('emailDelete.templateResetConsequence', { name }) : t('emailDelete.templateConsequence', { name }),
   };
 }
 
 export function useDeleteDraft(): DeleteKind {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
+  const { t } = useDashboardTranslation();
   const removal = optimisticRemoval<DraftList>(queryClient, api.getListEmailDraftsQueryKey(), (list, id) => ({
     ...list,
     drafts: list.drafts.filter((draft) => draft.id !== id),
@@ -246,6 +284,6 @@ export function useDeleteDraft(): DeleteKind {
     error: mutation.error,
     builtIn: () => false,
     available: () => true,
-    consequences: ({ name }) => `${name} is removed for good; emails already sent from it stay in the sent list.`,
+    consequences: ({ name }) => t('emailDelete.draftConsequence', { name }),
   };
 }

@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/client';
 import { api, Link } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { EditorDeleteButton, useDeleteDraft, useDeleteTemplate, useDeleteTheme } from './email-delete.tsx';
@@ -18,11 +19,12 @@ export function EmailThemePage({ themeId }: { themeId: string }) {
   const { data: project } = api.useGetAdminProjectSuspense({ request });
   const save = api.useUpdateEmailTheme({ request });
   const remove = useDeleteTheme(project.config.email_theme);
+  const { t } = useDashboardTranslation();
   return (
     <SourceEditor
       kind="theme"
       actions={<EditorDeleteButton kind={remove} target={{ id: themeId.toLowerCase(), name: theme.display_name }} />}
-      title={`Theme: ${theme.display_name}`}
+      title={t('emailEditor.themeTitle', { name: theme.display_name })}
       displayName={theme.display_name}
       source={theme.tsx_source}
       previewBody={(source) => ({ template_tsx_source: themePreviewTemplate, theme_tsx_source: source, editable_source: 'theme' })}
@@ -52,12 +54,13 @@ export function EmailTemplatePage({ templateId }: { templateId: string }) {
   const remove = useDeleteTemplate();
   const template = data.templates.find((candidate) => candidate.id === templateId.toLowerCase());
   const [themeChoice, setThemeChoice] = useState<ThemeChoice>(template?.theme_id ?? null);
-  if (!template) return <NotFound what="template" />;
+  const { t } = useDashboardTranslation();
+  if (!template) return <NotFound />;
   return (
     <SourceEditor
       kind="template"
       actions={<EditorDeleteButton kind={remove} target={{ id: template.id, name: template.display_name }} />}
-      title={`Template: ${template.display_name}`}
+      title={t('emailEditor.templateTitle', { name: template.display_name })}
       displayName={template.display_name}
       source={template.tsx_source}
       themePicker={{ value: themeChoice, onChange: setThemeChoice }}
@@ -86,12 +89,13 @@ export function EmailDraftPage({ draftId }: { draftId: string }) {
   const save = api.useUpdateEmailDraft({ request });
   const remove = useDeleteDraft();
   const [themeChoice, setThemeChoice] = useState<ThemeChoice>(draft.theme_id ?? null);
+  const { t } = useDashboardTranslation();
   return (
     <>
       <SourceEditor
         kind="draft"
         actions={<EditorDeleteButton kind={remove} target={{ id: draft.id, name: draft.display_name }} />}
-        title={`Draft: ${draft.display_name}`}
+        title={t('emailEditor.draftTitle', { name: draft.display_name })}
         displayName={draft.display_name}
         source={draft.tsx_source}
         themePicker={{ value: themeChoice, onChange: setThemeChoice }}
@@ -116,13 +120,14 @@ export function EmailDraftPage({ draftId }: { draftId: string }) {
   );
 }
 
-function NotFound({ what }: { what: string }) {
+function NotFound() {
   const { projectId } = useProjectScope();
+  const { t } = useDashboardTranslation();
   return (
     <div className="dash-panel">
-      <h1>No such {what}</h1>
+      <h1>{t('emailEditor.noSuchTemplate')}</h1>
       <p>
-        <Link href={paths.project(projectId, 'emails')}>Back to emails</Link>
+        <Link href={paths.project(projectId, 'emails')}>{t('emailEditor.backToEmails')}</Link>
       </p>
     </div>
   );

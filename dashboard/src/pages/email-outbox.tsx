@@ -6,6 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { PagedTable, useUrlPaging } from '../pager.tsx';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, formatDate, Loading, PageHeader, Section, TableScroll, TextField } from '../ui.tsx';
 
 type OutboxEntry = Schema<'EmailOutboxEntry'>;
@@ -14,6 +15,15 @@ export const OUTBOX_PAGE_SIZE = 10;
 const statuses = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
 /** An email that is not sending or sent can still be changed, sent (again) or cancelled. */
 const editable = (entry: OutboxEntry) => entry.status === 'queued' || entry.status === 'failed' || entry.status === 'skipped';
+
+/** A status in the active language (the filter's values stay the API's). */
+function statusText(status: OutboxEntry['status'], t: Translate): string {
+  if (status === 'queued') return t('outbox.statusQueued');
+  if (status === 'sending') return t('outbox.statusSending');
+  if (status === 'sent') return t('outbox.statusSent');
+  if (status === 'failed') return t('outbox.statusFailed');
+  return t('outbox.statusSkipped');
+}
 
 /** Drops the cached lists after a change, so the sent list and the outbox show it. */
 function useForgetLists() {
@@ -33,10 +43,11 @@ function useForgetLists() {
  */
 export function EmailOutboxPage() {
   const { projectId } = useProjectScope();
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Sent emails and outbox">
-        <Link href={paths.project(projectId, 'emails')}>All emails</Link>
+      <PageHeader title={t('emails.outboxLink')}>
+        <Link href={paths.project(projectId, 'emails')}>{t('emailEditor.allEmails')}</Link>
       </PageHeader>
       <DeliveryInfo />
       <SentEmails />
@@ -48,14 +59,15 @@ export function EmailOutboxPage() {
 function DeliveryInfo() {
   const { request } = useProjectScope();
   const info = api.useGetEmailDeliveryInfo({ request });
+  const { t, formatNumber } = useDashboardTranslation();
   const windows = [
-    ['Last hour', 'hour'],
-    ['Last day', 'day'],
-    ['Last week', 'week'],
-    ['Last 30 days', 'month'],
+    [t('outbox.lastHour'), 'hour'],
+    [t('outbox.lastDay'), 'day'],
+    [t('outbox.lastWeek'), 'week'],
+    [t('outbox.last30Days'), 'month'],
   ] as const;
   return (
-    <Section title="Delivery" description="Emails sent by this project. Bounces and spam reports are not received from SMTP servers.">
+    <Section title={t('outbox.delivery')} description={t('outbox.deliveryDescription')}>
       {info.isPending ? <Loading /> : null}
       <ErrorMessage error={info.error} />
       {info.data ? (
@@ -63,12 +75,12 @@ function DeliveryInfo() {
           {windows.map(([label, window]) => (
             <div key={window} className="dash-card">
               <dt>{label}</dt>
-              <dd className="dash-stat">{info.data.stats[window].sent}</dd>
+              <dd className="dash-stat">{formatNumber(info.data.stats[window].sent)}</dd>
             </div>
           ))}
           <div className="dash-card">
-            <dt>Rate, last minute</dt>
-            <dd className="dash-stat">{info.data.capacity.rate_per_second.toFixed(2)}/s</dd>
+            <dt>{t('outbox.rate')}</dt>
+            <dd className="dash-stat">{t('outbox.perSecond', { n: info.data.capacity.rate_per_second.toFixed(2) })}</dd>
           </div>
         </dl>
       ) : null}
@@ -79,20 +91,21 @@ function DeliveryInfo() {
 function SentEmails() {
   const { projectId, request } = useProjectScope();
   const sent = api.useListSentEmails({ request, query: { queryKey: api.getListSentEmailsQueryKey(), refetchInterval: 5000 } });
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="Sent" description="The newest 100 emails sent or tried, newest first; an email not sent yet shows its last error.">
+    <Section title={t('outbox.sent')} description={t('outbox.sentDescription')}>
       {sent.isPending ? <Loading /> : null}
       <ErrorMessage error={sent.error} />
-      {sent.data && sent.data.items.length === 0 ? <p className="dash-muted">No email sent yet.</p> : null}
+      {sent.data && sent.data.items.length === 0 ? <p className="dash-muted">{t('outbox.noneSent')}</p> : null}
       {sent.data && sent.data.items.length > 0 ? (
-        <TableScroll label="Sent emails">
-          <table aria-label="Sent emails">
+        <TableScroll label={t('outbox.sentEmails')}>
+          <table aria-label={t('outbox.sentEmails')}>
             <thead>
               <tr>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Sent at</th>
-                <th scope="col">Error</th>
+                <th scope="col">{t('outbox.to')}</th>
+                <th scope="col">{t('outbox.subject')}</th>
+                <th scope="col">{t('outbox.sentAt')}</th>
+                <th scope="col">{t('outbox.error')}</th>
               </tr>
             </thead>
             <tbody>
@@ -100,9 +113,9 @@ function SentEmails() {
                 <tr key={email.id}>
                   <td>{email.to.join(', ') || '—'}</td>
                   <td>
-                    <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>
+                    <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || t('outbox.noSubject')}</Link>
                   </td>
-                  <td>{email.sent_at_millis === null ? 'not sent' : formatDate(email.sent_at_millis)}</td>
+                  <td>{email.sent_at_millis === null ? t('emails.notSent') : formatDate(email.sent_at_millis)}</td>
                   <td className="dash-excerpt">{email.error ?? ''}</td>
                 </tr>
               ))}
@@ -123,45 +136,45 @@ function Outbox() {
     request,
     query: { queryKey: api.getListOutboxEmailsQueryKey(params), placeholderData: keepPreviousData, refetchInterval: 5000 },
   });
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Outbox"
-      description="Every email of the project, newest first: queued, sending, sent, failed, or skipped with the reason."
-    >
+    <Section title={t('outbox.outbox')} description={t('outbox.outboxDescription')}>
       <PagedTable
-        label="Outbox"
-        pagerLabel="Pages of the outbox"
+        label={t('outbox.outbox')}
+        pagerLabel={t('outbox.pagerLabel')}
         paging={paging}
         rows={outbox.data?.items}
         nextCursor={outbox.data?.pagination?.next_cursor}
         fetching={outbox.isFetching}
         placeholder={outbox.isPlaceholderData}
         error={outbox.error}
-        emptyText={status ? `No ${status} emails.` : 'The outbox is empty.'}
+        emptyText={status ? t('outbox.noneWithStatus', { status: statusText(status, t) }) : t('outbox.empty')}
         rowKey={(email) => email.id}
         filters={
           <div className="dash-field">
-            <label htmlFor="outbox-status">Status</label>
+            <label htmlFor="outbox-status">{t('outbox.status')}</label>
             <select id="outbox-status" value={status} onChange={(event) => paging.setFilter('status', event.target.value)}>
-              <option value="">Any status</option>
+              <option value="">{t('outbox.anyStatus')}</option>
               {statuses.map((value) => (
                 <option key={value} value={value}>
-                  {value}
+                  {statusText(value, t)}
                 </option>
               ))}
             </select>
           </div>
         }
         columns={[
-          { header: 'To', cell: (email) => email.to.join(', ') || '—' },
+          { header: t('outbox.to'), cell: (email) => email.to.join(', ') || '—' },
           {
-            header: 'Subject',
-            cell: (email) => <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || '(no subject)'}</Link>,
+            header: t('outbox.subject'),
+            cell: (email) => (
+              <Link href={paths.project(projectId, 'email-outbox', email.id)}>{email.subject || t('outbox.noSubject')}</Link>
+            ),
           },
-          { header: 'Status', cell: (email) => <span className="dash-badge">{email.status}</span> },
-          { header: 'Attempts', cell: (email) => email.attempts },
-          { header: 'Due or sent', cell: (email) => formatDate(email.sent_at_millis ?? email.scheduled_at_millis) },
-          { header: 'Note', cell: (email) => email.error ?? email.skipped_reason ?? '', className: 'dash-excerpt' },
+          { header: t('outbox.status'), cell: (email) => <span className="dash-badge">{statusText(email.status, t)}</span> },
+          { header: t('webhookLog.attempts'), cell: (email) => email.attempts },
+          { header: t('outbox.dueOrSent'), cell: (email) => formatDate(email.sent_at_millis ?? email.scheduled_at_millis) },
+          { header: t('outbox.note'), cell: (email) => email.error ?? email.skipped_reason ?? '', className: 'dash-excerpt' },
         ]}
       />
     </Section>
@@ -177,6 +190,7 @@ export function OutboxEmailPage({ emailId }: { emailId: string }) {
   const { projectId, request } = useProjectScope();
   const queryClient = useQueryClient();
   const forgetLists = useForgetLists();
+  const { t } = useDashboardTranslation();
   const key = api.getGetOutboxEmailQueryKey(emailId);
   const { data: email } = api.useGetOutboxEmailSuspense(emailId, {
     request,
@@ -205,40 +219,40 @@ export function OutboxEmailPage({ emailId }: { emailId: string }) {
   });
   return (
     <>
-      <PageHeader title={email.subject || '(no subject)'}>
-        <Link href={paths.project(projectId, 'email-outbox')}>Sent emails and outbox</Link>
+      <PageHeader title={email.subject || t('outbox.noSubject')}>
+        <Link href={paths.project(projectId, 'email-outbox')}>{t('emails.outboxLink')}</Link>
       </PageHeader>
-      <Section title="Delivery">
+      <Section title={t('outbox.delivery')}>
         <dl className="dash-grid-3 dash-facts">
           <div>
-            <dt>Status</dt>
+            <dt>{t('outbox.status')}</dt>
             <dd>
-              <span className="dash-badge">{email.status}</span>
+              <span className="dash-badge">{statusText(email.status, t)}</span>
             </dd>
           </div>
           <div>
-            <dt>Attempts</dt>
+            <dt>{t('webhookLog.attempts')}</dt>
             <dd>{email.attempts}</dd>
           </div>
           <div>
-            <dt>Kind</dt>
+            <dt>{t('outbox.kind')}</dt>
             <dd>{email.kind}</dd>
           </div>
           <div>
-            <dt>Created</dt>
+            <dt>{t('common.created')}</dt>
             <dd>{formatDate(email.created_at_millis)}</dd>
           </div>
           <div>
-            <dt>Due</dt>
+            <dt>{t('outbox.due')}</dt>
             <dd>{formatDate(email.scheduled_at_millis)}</dd>
           </div>
           <div>
-            <dt>Sent</dt>
+            <dt>{t('outbox.sentTerm')}</dt>
             <dd>{formatDate(email.sent_at_millis)}</dd>
           </div>
         </dl>
-        {email.error ? <p className="dash-error">Last error: {email.error}</p> : null}
-        {email.skipped_reason ? <p className="dash-muted">Skipped: {email.skipped_reason}</p> : null}
+        {email.error ? <p className="dash-error">{t('outbox.lastError', { error: email.error })}</p> : null}
+        {email.skipped_reason ? <p className="dash-muted">{t('outbox.skipped', { reason: email.skipped_reason })}</p> : null}
         {editable(email) ? (
           <div className="dash-row">
             <button
@@ -247,16 +261,16 @@ export function OutboxEmailPage({ emailId }: { emailId: string }) {
               disabled={update.isPending}
               onClick={() => update.mutate({ emailId, data: { status: 'queued' } })}
             >
-              Send now
+              {t('outbox.sendNow')}
             </button>
             {email.status !== 'skipped' ? (
               <button type="button" disabled={update.isPending} onClick={() => update.mutate({ emailId, data: { status: 'skipped' } })}>
-                Cancel email
+                {t('outbox.cancelEmail')}
               </button>
             ) : null}
           </div>
         ) : (
-          <p className="dash-muted">An email that is sending or sent cannot be changed.</p>
+          <p className="dash-muted">{t('outbox.notEditable')}</p>
         )}
         <ErrorMessage error={update.error} />
       </Section>
@@ -269,11 +283,11 @@ export function OutboxEmailPage({ emailId }: { emailId: string }) {
           saved={update.isSuccess && update.variables?.data.status === undefined}
         />
       ) : (
-        <Section title="Content">
+        <Section title={t('outbox.content')}>
           {email.html ? (
-            <iframe className="dash-email-frame" title="Email content" sandbox="" srcDoc={email.html} />
+            <iframe className="dash-email-frame" title={t('outbox.emailContent')} sandbox="" srcDoc={email.html} />
           ) : (
-            <pre className="dash-code">{email.text || 'No content.'}</pre>
+            <pre className="dash-code">{email.text || t('outbox.noContent')}</pre>
           )}
         </Section>
       )}
@@ -297,6 +311,7 @@ function EditOutboxEmail({
   const [form, setForm] = useState({ to: email.to[0] ?? '', subject: email.subject, html: email.html, text: email.text });
   // A send-email row is rendered for its recipient when sent; changing its content means giving the HTML.
   const unrendered = email.html === '';
+  const { t } = useDashboardTranslation();
   const contentChanged = form.subject !== email.subject || form.html !== email.html || form.text !== email.text;
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -308,14 +323,11 @@ function EditOutboxEmail({
     onSave(change);
   }
   return (
-    <Section
-      title="Content"
-      description={unrendered ? 'Not rendered yet: it is rendered from its template when sent, unless you write its HTML here.' : undefined}
-    >
-      <form className="dash-form" onSubmit={submit} aria-label="Change the email">
+    <Section title={t('outbox.content')} description={unrendered ? t('outbox.notRendered') : undefined}>
+      <form className="dash-form" onSubmit={submit} aria-label={t('outbox.changeEmail')}>
         <div className="dash-grid-2">
           <TextField
-            label="To"
+            label={t('outbox.to')}
             name="to"
             type="email"
             required
@@ -323,7 +335,7 @@ function EditOutboxEmail({
             onChange={(event) => setForm({ ...form, to: event.target.value })}
           />
           <TextField
-            label="Subject"
+            label={t('outbox.subject')}
             name="subject"
             required
             value={form.subject}
@@ -341,16 +353,16 @@ function EditOutboxEmail({
           />
         </div>
         <div className="dash-field">
-          <label htmlFor="outbox-text">Plain text (optional)</label>
+          <label htmlFor="outbox-text">{t('outbox.plainText')}</label>
           <textarea id="outbox-text" rows={4} value={form.text} onChange={(event) => setForm({ ...form, text: event.target.value })} />
         </div>
         <div className="dash-row">
           <button type="submit" disabled={busy}>
-            {busy ? 'Saving…' : 'Save changes'}
+            {busy ? t('settings.saving') : t('outbox.saveChanges')}
           </button>
           {saved ? (
             <span role="status" className="dash-success">
-              Saved.
+              {t('settings.saved')}
             </span>
           ) : null}
         </div>

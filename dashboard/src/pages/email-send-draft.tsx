@@ -3,7 +3,8 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
-import { ConfirmDialog, ErrorMessage, formatDate, Section, TextField } from '../ui.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { ConfirmDialog, ErrorMessage, Section, TextField } from '../ui.tsx';
 
 /** Sends a saved draft to some or all users, after a confirmation. */
 export function SendDraft({ draftId, sentAtMillis }: { draftId: string; sentAtMillis: number | null }) {
@@ -20,6 +21,7 @@ export function SendDraft({ draftId, sentAtMillis }: { draftId: string; sentAtMi
     .map((id) => id.trim())
     .filter(Boolean);
   const groupId = useId();
+  const { t, formatDate } = useDashboardTranslation();
 
   function confirm() {
     const body: OperationBody<'sendEmail'> = {
@@ -42,37 +44,35 @@ export function SendDraft({ draftId, sentAtMillis }: { draftId: string; sentAtMi
 
   return (
     <Section
-      title="Send"
-      description={
-        sentAtMillis ? `Last sent ${formatDate(sentAtMillis)}. Save your changes before sending.` : 'Save your changes before sending.'
-      }
+      title={t('sendDraft.title')}
+      description={sentAtMillis ? t('sendDraft.lastSent', { date: formatDate(sentAtMillis) }) : t('sendDraft.saveFirst')}
     >
       <fieldset className="dash-fieldset" aria-labelledby={groupId}>
         <span id={groupId} className="dash-muted">
-          Recipients
+          {t('sendDraft.recipients')}
         </span>
         <div className="dash-check">
           <input id={`${groupId}-some`} type="radio" name="recipients" checked={to === 'some'} onChange={() => setTo('some')} />
-          <label htmlFor={`${groupId}-some`}>These users</label>
+          <label htmlFor={`${groupId}-some`}>{t('sendDraft.theseUsers')}</label>
         </div>
         <div className="dash-check">
           <input id={`${groupId}-all`} type="radio" name="recipients" checked={to === 'all'} onChange={() => setTo('all')} />
-          <label htmlFor={`${groupId}-all`}>All users</label>
+          <label htmlFor={`${groupId}-all`}>{t('sendDraft.allUsers')}</label>
         </div>
       </fieldset>
       {to === 'some' ? (
         <TextField
-          label="User ids"
+          label={t('sendDraft.userIds')}
           name="user-ids"
-          hint="Separated by commas or spaces."
+          hint={t('sendDraft.userIdsHint')}
           value={userIds}
           onChange={(event) => setUserIds(event.target.value)}
         />
       ) : null}
       <TextField
-        label="Subject"
+        label={t('sendDraft.subject')}
         name="subject"
-        hint="Leave empty for the draft's own subject."
+        hint={t('sendDraft.subjectHint')}
         value={subject}
         onChange={(event) => setSubject(event.target.value)}
       />
@@ -83,29 +83,25 @@ export function SendDraft({ draftId, sentAtMillis }: { draftId: string; sentAtMi
           disabled={send.isPending || (to === 'some' && ids.length === 0)}
           onClick={() => setConfirming(true)}
         >
-          Send…
+          {t('sendDraft.sendEllipsis')}
         </button>
       </div>
       {sentTo !== null ? (
         <p role="status" className="dash-success">
-          Sent to {sentTo} {sentTo === 1 ? 'user' : 'users'} (users who turned this kind of email off are skipped).
+          {t('sendDraft.sentTo', { count: sentTo })}
         </p>
       ) : null}
       <ErrorMessage error={send.error} />
       <ConfirmDialog
         open={confirming}
-        title="Send this draft?"
-        confirmLabel="Send"
+        title={t('sendDraft.confirmTitle')}
+        confirmLabel={t('sendDraft.send')}
         tone="primary"
         busy={send.isPending}
         onConfirm={confirm}
         onClose={() => setConfirming(false)}
       >
-        <p>
-          {to === 'all'
-            ? 'Every user of the project gets this email.'
-            : `${ids.length} ${ids.length === 1 ? 'user gets' : 'users get'} this email.`}
-        </p>
+        <p>{to === 'all' ? t('sendDraft.everyUserGets') : t('sendDraft.usersGet', { count: ids.length })}</p>
       </ConfirmDialog>
     </Section>
   );

@@ -1,6 +1,7 @@
 import { api } from '@gatehouse/react';
 import { type FormEvent, useId, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, Section, TextField } from '../ui.tsx';
 import { SmtpTestEmail } from './email-server-test.tsx';
 import { useProjectUpdate } from './project-config.ts';
@@ -22,6 +23,7 @@ export function EmailServerSection() {
   });
   const [saved, setSaved] = useState(false);
   const groupId = useId();
+  const { t } = useDashboardTranslation();
   const field = (name: keyof typeof fields, label: string, inputType = 'text') => (
     <TextField
       label={label}
@@ -54,14 +56,11 @@ export function EmailServerSection() {
   }
 
   return (
-    <Section
-      title="Email server"
-      description="The shared server sends the platform's own emails with the built-in look; editing templates and sending emails need your own SMTP server."
-    >
+    <Section title={t('emailServer.title')} description={t('emailServer.description')}>
       <form className="dash-stack" onSubmit={submit}>
         <fieldset className="dash-fieldset" aria-labelledby={groupId}>
           <span id={groupId} className="dash-muted">
-            Server
+            {t('emailServer.server')}
           </span>
           <div className="dash-check">
             <input
@@ -71,7 +70,7 @@ export function EmailServerSection() {
               checked={type === 'shared'}
               onChange={() => setType('shared')}
             />
-            <label htmlFor={`${groupId}-shared`}>Shared server</label>
+            <label htmlFor={`${groupId}-shared`}>{t('emailServer.shared')}</label>
           </div>
           <div className="dash-check">
             <input
@@ -81,26 +80,26 @@ export function EmailServerSection() {
               checked={type === 'standard'}
               onChange={() => setType('standard')}
             />
-            <label htmlFor={`${groupId}-standard`}>Own SMTP server</label>
+            <label htmlFor={`${groupId}-standard`}>{t('emailServer.own')}</label>
           </div>
         </fieldset>
         {type === 'standard' ? (
           <div className="dash-grid-3">
-            {field('host', 'SMTP host')}
-            {field('port', 'SMTP port', 'number')}
-            {field('username', 'SMTP username')}
-            {field('password', 'SMTP password', 'password')}
-            {field('sender_name', 'Sender name')}
-            {field('sender_email', 'Sender email', 'email')}
+            {field('host', t('emailServer.host'))}
+            {field('port', t('emailServer.port'), 'number')}
+            {field('username', t('emailServer.username'))}
+            {field('password', t('emailServer.password'), 'password')}
+            {field('sender_name', t('emailServer.senderName'))}
+            {field('sender_email', t('emailServer.senderEmail'), 'email')}
           </div>
         ) : null}
         <div className="dash-row">
           <button type="submit" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save email server'}
+            {update.isPending ? t('settings.saving') : t('emailServer.save')}
           </button>
           {saved ? (
             <span role="status" className="dash-success">
-              Email server saved.
+              {t('emailServer.saved')}
             </span>
           ) : null}
         </div>

@@ -1,6 +1,7 @@
 import { api } from '@gatehouse/react';
 import { type FormEvent, useState } from 'react';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, TextField } from '../ui.tsx';
 
 export type SmtpFields = { host: string; port: string; username: string; password: string; sender_name: string; sender_email: string };
@@ -13,6 +14,7 @@ export function SmtpTestEmail({ server }: { server: SmtpFields }) {
   const { request } = useProjectScope();
   const send = api.useSendTestEmail({ request });
   const [recipient, setRecipient] = useState('');
+  const { t } = useDashboardTranslation();
   function submit(event: FormEvent) {
     event.preventDefault();
     send.mutate({
@@ -30,9 +32,9 @@ export function SmtpTestEmail({ server }: { server: SmtpFields }) {
     });
   }
   return (
-    <form className="dash-row dash-toolbar" onSubmit={submit} aria-label="Send a test email">
+    <form className="dash-row dash-toolbar" onSubmit={submit} aria-label={t('emailServer.testForm')}>
       <TextField
-        label="Test email recipient"
+        label={t('emailServer.testRecipient')}
         name="test-recipient"
         type="email"
         required
@@ -40,16 +42,16 @@ export function SmtpTestEmail({ server }: { server: SmtpFields }) {
         onChange={(event) => setRecipient(event.target.value)}
       />
       <button type="submit" disabled={send.isPending || !recipient.trim()}>
-        {send.isPending ? 'Sending…' : 'Send test email'}
+        {send.isPending ? t('webhooks.sending') : t('emailServer.sendTest')}
       </button>
       {send.data?.success ? (
         <span role="status" className="dash-success">
-          The server took the test email for {send.variables?.data.recipient_email}.
+          {t('emailServer.testTaken', { recipient: send.variables?.data.recipient_email ?? '' })}
         </span>
       ) : null}
       {send.data && !send.data.success ? (
         <span role="alert" className="dash-error">
-          The server refused it: {send.data.error_message ?? 'no reason given'}
+          {t('emailServer.testRefused', { reason: send.data.error_message ?? t('emailServer.noReason') })}
         </span>
       ) : null}
       <ErrorMessage error={send.error} />

@@ -3,6 +3,7 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { AiChatPanel } from '../ai-chat-panel.tsx';
 import { useRoute } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, PageHeader, TextField } from '../ui.tsx';
 import {
   BackToEmails,
@@ -47,6 +48,7 @@ export function SourceEditor(props: {
   const sourceArea = useRef<HTMLTextAreaElement>(null);
   const textFields = useRef(new Map<string, HTMLInputElement>());
   const sourceId = useId();
+  const { t } = useDashboardTranslation();
   const { preview, setPreview, renderError, rendering } = useEmailPreview(request, source, props.previewBody(source));
 
   const regions =
@@ -103,21 +105,27 @@ export function SourceEditor(props: {
             props.onSave({ displayName: displayName.trim() || props.displayName, source }, () => setSaved(true));
           }}
         >
-          <TextField label="Name" name="display-name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+          <TextField
+            label={t('emailEditor.name')}
+            name="display-name"
+            value={displayName}
+            onChange={(event) => setDisplayName(event.target.value)}
+          />
           {props.themePicker ? <ThemePicker {...props.themePicker} /> : null}
           <fieldset className="dash-fieldset dash-email-texts">
-            <legend>Texts</legend>
+            <legend>{t('emailEditor.texts')}</legend>
             {regions === null ? (
               <p className="dash-muted" role="status">
-                {renderError ? 'Fix the source to edit its texts.' : 'Reading the texts…'}
+                {renderError ? t('emailEditor.fixSource') : t('emailEditor.readingTexts')}
               </p>
             ) : regions.length === 0 ? (
-              <p className="dash-muted">This source has no static text.</p>
+              <p className="dash-muted">{t('emailEditor.noText')}</p>
             ) : (
               regions.map((region, index) => (
                 <div className="dash-field" key={region.id}>
                   <label htmlFor={`${sourceId}-${region.id}`}>
-                    Text {index + 1} <span className="dash-muted">(line {region.line})</span>
+                    {t('emailEditor.textNumber', { n: index + 1 })}{' '}
+                    <span className="dash-muted">{t('emailEditor.lineNumber', { line: region.line })}</span>
                   </label>
                   <input
                     id={`${sourceId}-${region.id}`}
@@ -134,7 +142,7 @@ export function SourceEditor(props: {
           </fieldset>
           {props.kind === 'template' ? <TemplateVariables source={source} /> : null}
           <div className="dash-field dash-json dash-email-source">
-            <label htmlFor={sourceId}>Source (TSX)</label>
+            <label htmlFor={sourceId}>{t('emailEditor.source')}</label>
             <textarea
               id={sourceId}
               ref={sourceArea}
@@ -153,13 +161,13 @@ export function SourceEditor(props: {
           {renderError ? (
             <div id={`${sourceId}-error`} role="alert" className="dash-error dash-stack">
               <span>
-                {position ? <strong>{`Line ${position.line}, column ${position.column}: `}</strong> : null}
+                {position ? <strong>{`${t('emailEditor.position', { line: position.line, column: position.column })} `}</strong> : null}
                 <span className="dash-email-error">{renderErrorText(renderError)}</span>
               </span>
               {position ? (
                 <span>
                   <button type="button" onClick={() => goTo(position.line, position.column)}>
-                    Go to line {position.line}
+                    {t('emailEditor.goToLine', { line: position.line })}
                   </button>
                 </span>
               ) : null}
@@ -167,11 +175,11 @@ export function SourceEditor(props: {
           ) : null}
           <div className="dash-row">
             <button type="submit" className="gh-primary" disabled={props.saving}>
-              {props.saving ? 'Saving…' : 'Save'}
+              {props.saving ? t('settings.saving') : t('settings.save')}
             </button>
             {saved && !props.saving ? (
               <span role="status" className="dash-success">
-                Saved.
+                {t('settings.saved')}
               </span>
             ) : null}
           </div>
@@ -179,12 +187,16 @@ export function SourceEditor(props: {
         </form>
         <div className="dash-email-editor-preview dash-stack">
           <div className="dash-row">
-            <h2 className="dash-email-preview-title">Preview</h2>
+            <h2 className="dash-email-preview-title">{t('emailEditor.preview')}</h2>
             <span role="status" className="dash-muted">
-              {rendering ? 'Rendering…' : preview?.subject ? `Subject: ${preview.subject}` : ''}
+              {rendering ? t('emailEditor.rendering') : preview?.subject ? t('emailEditor.subject', { subject: preview.subject }) : ''}
             </span>
           </div>
-          {preview ? <PreviewFrame html={preview.html} onTextClick={onPreviewClick} /> : <p className="dash-loading">Rendering…</p>}
+          {preview ? (
+            <PreviewFrame html={preview.html} onTextClick={onPreviewClick} />
+          ) : (
+            <p className="dash-loading">{t('emailEditor.rendering')}</p>
+          )}
         </div>
       </div>
       <AiChatPanel

@@ -4,6 +4,7 @@ import { api, Link } from '@gatehouse/react';
 import { useId, useRef } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { errorText } from '../ui.tsx';
 
 type ThemeChoice = Schema<'ThemeChoice'>;
@@ -12,6 +13,7 @@ type ThemeChoice = Schema<'ThemeChoice'>;
 export function PreviewFrame({ html, onTextClick }: { html: string; onTextClick: (id: string) => void }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const onClick = useRef(onTextClick);
+  const { t } = useDashboardTranslation();
   onClick.current = onTextClick;
   const marked = html.replace(
     /<\/head>|<body/i,
@@ -21,7 +23,7 @@ export function PreviewFrame({ html, onTextClick }: { html: string; onTextClick:
   return (
     <iframe
       ref={frame}
-      title="Email preview"
+      title={t('emailEditor.previewFrame')}
       className="dash-email-frame"
       sandbox="allow-same-origin"
       srcDoc={marked}
@@ -43,9 +45,10 @@ export function ThemePicker({ value, onChange }: { value: ThemeChoice; onChange:
   const { data } = api.useListEmailThemesSuspense({ request });
   const id = useId();
   const current = value === null ? 'selected' : value === false ? 'none' : value;
+  const { t } = useDashboardTranslation();
   return (
     <div className="dash-field">
-      <label htmlFor={id}>Theme</label>
+      <label htmlFor={id}>{t('emailEditor.theme')}</label>
       <select
         id={id}
         value={current}
@@ -53,8 +56,8 @@ export function ThemePicker({ value, onChange }: { value: ThemeChoice; onChange:
           onChange(event.target.value === 'selected' ? null : event.target.value === 'none' ? false : event.target.value)
         }
       >
-        <option value="selected">The project's theme</option>
-        <option value="none">No theme</option>
+        <option value="selected">{t('emailEditor.projectTheme')}</option>
+        <option value="none">{t('emailEditor.noTheme')}</option>
         {data.themes.map((theme) => (
           <option key={theme.id} value={theme.id}>
             {theme.display_name}
@@ -67,14 +70,15 @@ export function ThemePicker({ value, onChange }: { value: ThemeChoice; onChange:
 
 /** The variables a template reads (`variables.name`), given by send-email and by its `previewVariables` in previews. */
 export function TemplateVariables({ source }: { source: string }) {
+  const { t } = useDashboardTranslation();
   const names = [...new Set([...source.matchAll(/\bvariables\??\.([A-Za-z_$][\w$]*)/g)].map((match) => match[1]!))];
   return (
     <div className="dash-stack">
-      <span className="dash-muted">Variables</span>
+      <span className="dash-muted">{t('emailEditor.variables')}</span>
       {names.length === 0 ? (
-        <p className="dash-muted">This template reads no variables.</p>
+        <p className="dash-muted">{t('emailEditor.noVariables')}</p>
       ) : (
-        <ul className="dash-row dash-email-variables" aria-label="Variables">
+        <ul className="dash-row dash-email-variables" aria-label={t('emailEditor.variables')}>
           {names.map((name) => (
             <li key={name}>
               <code>{`variables.${name}`}</code>
@@ -82,17 +86,15 @@ export function TemplateVariables({ source }: { source: string }) {
           ))}
         </ul>
       )}
-      <p className="dash-muted">
-        Previews use the template's <code>previewVariables</code>; emails get the variables they are sent with, plus <code>user</code> and{' '}
-        <code>project</code>.
-      </p>
+      <p className="dash-muted">{t('emailEditor.variablesExplained', { preview: 'previewVariables', user: 'user', project: 'project' })}</p>
     </div>
   );
 }
 
 export function BackToEmails() {
   const { projectId } = useProjectScope();
-  return <Link href={paths.project(projectId, 'emails')}>All emails</Link>;
+  const { t } = useDashboardTranslation();
+  return <Link href={paths.project(projectId, 'emails')}>{t('emailEditor.allEmails')}</Link>;
 }
 
 export function sourceKind(kind: 'theme' | 'template' | 'draft'): 'theme' | 'template' {

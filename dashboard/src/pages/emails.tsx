@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
 import {
   type DeleteKind,
@@ -25,10 +26,11 @@ export { EmailDraftPage, EmailTemplatePage, EmailThemePage } from './email-edito
  */
 export function EmailsPage() {
   const { projectId } = useProjectScope();
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Emails">
-        <Link href={paths.project(projectId, 'email-outbox')}>Sent emails and outbox</Link>
+      <PageHeader title={t('nav.emails')}>
+        <Link href={paths.project(projectId, 'email-outbox')}>{t('emails.outboxLink')}</Link>
       </PageHeader>
       <EmailServerSection />
       <ThemesSection />
@@ -39,6 +41,14 @@ export function EmailsPage() {
 }
 
 type EditorPage = 'email-themes' | 'email-templates' | 'email-drafts';
+type Noun = 'theme' | 'template' | 'draft';
+
+/** The create field's label and button for each kind, in the active language. */
+const createWords = (noun: Noun, t: Translate): { label: string; button: string } => {
+  if (noun === 'theme') return { label: t('emails.newThemeName'), button: t('emails.createTheme') };
+  if (noun === 'template') return { label: t('emails.newTemplateName'), button: t('emails.createTemplate') };
+  return { label: t('emails.newDraftName'), button: t('emails.createDraft') };
+};
 
 /**
  * One list of themes, templates or drafts: each item links to its editor and has a delete button
@@ -47,7 +57,7 @@ type EditorPage = 'email-themes' | 'email-templates' | 'email-drafts';
 function EmailItemsSection<Item extends { id: string; display_name: string }>(props: {
   title: string;
   description: string;
-  noun: string;
+  noun: Noun;
   items: Item[];
   editorPage: EditorPage;
   remove: DeleteKind;
@@ -113,7 +123,7 @@ type CreateByNameMutation = {
 
 /** A name field that creates a theme, template or draft, then opens its editor. */
 function CreateByName(props: {
-  noun: string;
+  noun: Noun;
   create: CreateByNameMutation;
   listQueryKey: readonly unknown[];
   pageOf: (id: string) => string;
@@ -122,6 +132,8 @@ function CreateByName(props: {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const { create, noun } = props;
+  const { t } = useDashboardTranslation();
+  const words = createWords(noun, t);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -139,9 +151,9 @@ function CreateByName(props: {
   return (
     <>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <TextField label={`New ${noun} name`} name={`${noun}-name`} value={name} onChange={(event) => setName(event.target.value)} />
+        <TextField label={words.label} name={`${noun}-name`} value={name} onChange={(event) => setName(event.target.value)} />
         <button type="submit" disabled={create.isPending || !name.trim()}>
-          {create.isPending ? 'Creating…' : `Create ${noun}`}
+          {create.isPending ? t('emails.creating') : words.button}
         </button>
       </form>
       <ErrorMessage error={create.error} />
@@ -156,20 +168,21 @@ function ThemesSection() {
   const update = useProjectUpdate();
   const selectId = useId();
   const selected = project.config.email_theme;
+  const { t } = useDashboardTranslation();
   return (
     <EmailItemsSection
-      title="Themes"
-      description="A theme wraps the body of every email (header, footer, the unsubscribe link)."
+      title={t('emails.themes')}
+      description={t('emails.themesDescription')}
       noun="theme"
       items={data.themes}
       editorPage="email-themes"
       remove={useDeleteTheme(selected)}
       create={api.useCreateEmailTheme({ request })}
       listQueryKey={api.getListEmailThemesQueryKey()}
-      badge={(theme) => (theme.id === selected ? <span className="dash-badge">selected</span> : null)}
+      badge={(theme) => (theme.id === selected ? <span className="dash-badge">{t('emails.selected')}</span> : null)}
     >
       <div className="dash-field">
-        <label htmlFor={selectId}>Theme of the project's emails</label>
+        <label htmlFor={selectId}>{t('emails.projectTheme')}</label>
         <select
           id={selectId}
           value={selected}
@@ -191,10 +204,11 @@ function ThemesSection() {
 function TemplatesSection() {
   const { request } = useProjectScope();
   const { data } = api.useListEmailTemplatesSuspense({ request });
+  const { t } = useDashboardTranslation();
   return (
     <EmailItemsSection
-      title="Templates"
-      description="The platform's own emails use the template of their kind; edits apply to the next email sent."
+      title={t('emails.templates')}
+      description={t('emails.templatesDescription')}
       noun="template"
       items={data.templates}
       editorPage="email-templates"
@@ -208,10 +222,11 @@ function TemplatesSection() {
 function DraftsSection() {
   const { request } = useProjectScope();
   const { data } = api.useListEmailDraftsSuspense({ request });
+  const { t } = useDashboardTranslation();
   return (
     <EmailItemsSection
-      title="Drafts"
-      description="Emails written once and sent to some or all users."
+      title={t('emails.drafts')}
+      description={t('emails.draftsDescription')}
       noun="draft"
       items={data.drafts}
       editorPage="email-drafts"
@@ -219,10 +234,12 @@ function DraftsSection() {
       create={api.useCreateEmailDraft({ request })}
       listQueryKey={api.getListEmailDraftsQueryKey()}
       aside={(draft) => (
-        <span className="dash-muted">{draft.sent_at_millis ? `sent ${formatDate(draft.sent_at_millis)}` : 'not sent'}</span>
+        <span className="dash-muted">
+          {draft.sent_at_millis ? t('emails.sentAt', { date: formatDate(draft.sent_at_millis) }) : t('emails.notSent')}
+        </span>
       )}
     >
-      {data.drafts.length === 0 ? <p className="dash-muted">No drafts yet.</p> : null}
+      {data.drafts.length === 0 ? <p className="dash-muted">{t('emails.noDrafts')}</p> : null}
     </EmailItemsSection>
   );
 }

@@ -1,5 +1,6 @@
 import type { OAuthApplicationCreate } from '@gatehouse/react';
 import { KnownError } from '@gatehouse/protocol/errors';
+import type { Translate } from '../i18n/dashboard-i18n.ts';
 import type { ClaimsTemplate } from './custom-claims-field.tsx';
 
 /** The create form's fields as typed: redirect URIs one a line, scopes separated by spaces. */
@@ -54,10 +55,10 @@ export function createBodyOf(form: OAuthAppForm, customClaims: ClaimsTemplate): 
 }
 
 /** The catalogued error with the server's reason when it gives one (which redirect URI, which grant), for the form. */
-export function withReason(error: unknown): unknown {
+export function withReason(error: unknown, t: Translate): unknown {
   if (error instanceof KnownError && error.code === 'INVALID_OAUTH_APPLICATION') {
     const reason = (error.details as { reason?: string } | undefined)?.reason;
-    if (reason) return new Error(`${error.message} Reason: ${reason}`);
+    if (reason) return new Error(t('oauthApps.withReason', { message: error.message, reason }));
   }
   return error;
 }

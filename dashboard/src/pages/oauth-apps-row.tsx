@@ -1,15 +1,17 @@
 import { api, type OAuthApplication } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { ConfirmDialog, ErrorMessage, formatDate, TextField } from '../ui.tsx';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { ConfirmDialog, ErrorMessage, TextField } from '../ui.tsx';
 import { useProjectScope } from '../shell-context.ts';
 import { CustomClaimsField, claimsTemplateText, parseClaimsTemplate } from './custom-claims-field.tsx';
 import { linesOf, withReason, wordsOf } from './oauth-apps-form.ts';
 
-const grantLabels: Record<string, string> = {
-  authorization_code: 'sign-in',
-  refresh_token: 'refresh',
-  client_credentials: 'client credentials',
+const grantLabel = (grant: string, t: Translate): string => {
+  if (grant === 'authorization_code') return t('oauthApps.grantSignIn');
+  if (grant === 'refresh_token') return t('oauthApps.grantRefresh');
+  if (grant === 'client_credentials') return t('oauthApps.grantClientCredentials');
+  return grant;
 };
 
 /** One application: what it is, its settings edited in place, and its deletion behind a confirmation. */
@@ -20,15 +22,18 @@ export function OAuthAppRow({ application }: { application: OAuthApplication }) 
   const remove = api.useDeleteOAuthApplication({ request });
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const { t, formatDate } = useDashboardTranslation();
   return (
     <li>
       <span>
         {application.logo_url ? <img src={application.logo_url} alt="" width={24} height={24} /> : null} <strong>{application.name}</strong>{' '}
         <span className="dash-muted">
-          {application.type} · {application.grant_types.map((grant) => grantLabels[grant] ?? grant).join(', ')}
-          {application.registered_dynamically ? ' · registered itself' : ''} · created {formatDate(application.created_at_millis)}
+          {application.type === 'public' ? t('oauthApps.public') : t('oauthApps.confidential')} ·{' '}
+          {application.grant_types.map((grant) => grantLabel(grant, t)).join(', ')}
+          {application.registered_dynamically ? ` · ${t('oauthApps.registeredItself')}` : ''} ·{' '}
+          {t('oauthApps.createdAt', { date: formatDate(application.created_at_millis) })}
           {Object.keys(application.custom_claims).length > 0
-            ? ` · custom claims: ${Object.keys(application.custom_claims).join(', ')}`
+            ? ` · ${t('oauthApps.customClaims', { claims: Object.keys(application.custom_claims).join(', ') })}`
             : ''}
         </span>
         <br />
@@ -38,18 +43,23 @@ export function OAuthAppRow({ application }: { application: OAuthApplication }) 
       </span>
       <span className="dash-row">
         {editing ? null : (
-          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${application.name}`}>
-            Edit
+          <button type="button" onClick={() => setEditing(true)} aria-label={t('oauthApps.editNamed', { name: application.name })}>
+            {t('oauthApps.edit')}
           </button>
         )}
-        <button type="button" className="gh-danger" onClick={() => setConfirming(true)} aria-label={`Delete ${application.name}`}>
-          Delete
+        <button
+          type="button"
+          className="gh-danger"
+          onClick={() => setConfirming(true)}
+          aria-label={t('oauthApps.deleteNamed', { name: application.name })}
+        >
+          {t('oauthApps.delete')}
         </button>
       </span>
       <ConfirmDialog
         open={confirming}
-        title={`Delete ${application.name}?`}
-        confirmLabel="Delete application"
+        title={t('oauthApps.deleteTitle', { name: application.name })}
+        confirmLabel={t('oauthApps.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() =>
@@ -64,7 +74,7 @@ export function OAuthAppRow({ application }: { application: OAuthApplication }) 
           )
         }
       >
-        <p>Its client ID is refused from now on, and every token it holds stops working at once.</p>
+        <p>{t('oauthApps.deleteExplained')}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </li>
@@ -76,6 +86,7 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
   const queryClient = useQueryClient();
   const update = api.useUpdateOAuthApplication({ request });
   const redirectsId = useId();
+  const { t } = useDashboardTranslation();
   const [form, setForm] = useState({
     name: application.name,
     redirectUris: application.redirect_uris.join('\n'),
@@ -111,10 +122,16 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
   }
 
   return (
-    <form className="dash-form" onSubmit={submit} aria-label={`Edit ${application.name}`}>
-      <TextField label="Name" name="name" required value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
+    <form className="dash-form" onSubmit={submit} aria-label={t('oauthApps.editNamed', { name: application.name })}>
+      <TextField
+        label={t('oauthApps.name')}
+        name="name"
+        required
+        value={form.name}
+        onChange={(event) => setForm({ ...form, name: event.target.value })}
+      />
       <div className="dash-field">
-        <label htmlFor={redirectsId}>Redirect URIs</label>
+        <label htmlFor={redirectsId}>{t('oauthApps.redirectUris')}</label>
         <textarea
           id={redirectsId}
           rows={3}
@@ -123,26 +140,26 @@ function EditApplication({ application, onDone }: { application: OAuthApplicatio
         />
       </div>
       <TextField
-        label="Logo URL"
+        label={t('oauthApps.logoUrl')}
         name="logo_url"
         type="url"
         value={form.logoUrl}
         onChange={(event) => setForm({ ...form, logoUrl: event.target.value })}
       />
       <TextField
-        label="Allowed scopes"
+        label={t('oauthApps.scopes')}
         name="scopes"
         value={form.scopes}
         onChange={(event) => setForm({ ...form, scopes: event.target.value })}
       />
       <CustomClaimsField value={form.customClaims} onChange={(customClaims) => setForm({ ...form, customClaims })} error={update.error} />
-      <ErrorMessage error={localError ? new Error(localError) : withReason(update.error)} />
+      <ErrorMessage error={localError ? new Error(localError) : withReason(update.error, t)} />
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
+          {update.isPending ? t('webhooks.saving') : t('oauthApps.save')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { CustomClaimsField, parseClaimsTemplate } from './custom-claims-field.tsx';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { createBodyOf, emptyOAuthAppForm, type OAuthAppForm, withReason } from './oauth-apps-form.ts';
 import { OAuthAppRow } from './oauth-apps-row.tsx';
@@ -16,18 +17,17 @@ export function OAuthAppsPage() {
   const { request } = useProjectScope();
   const applications = api.useListOAuthApplicationsSuspense({ request });
   const [created, setCreated] = useState<OAuthApplicationWithSecret | null>(null);
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="OAuth applications" />
-      <p className="dash-muted dash-page-intro">
-        Apps that sign your users in with this project ("Sign in with …"), and machines that get tokens with client credentials.
-      </p>
+      <PageHeader title={t('nav.oauthApps')} />
+      <p className="dash-muted dash-page-intro">{t('oauthApps.intro')}</p>
       <ProviderSettings />
       <CreateApplication onCreated={setCreated} />
       {created ? <CreatedApplication application={created} onDone={() => setCreated(null)} /> : null}
-      <Section title="Applications">
-        {applications.data.items.length === 0 ? <p className="dash-muted">No applications yet.</p> : null}
-        <ul className="dash-list" aria-label="OAuth applications">
+      <Section title={t('oauthApps.applications')}>
+        {applications.data.items.length === 0 ? <p className="dash-muted">{t('oauthApps.none')}</p> : null}
+        <ul className="dash-list" aria-label={t('nav.oauthApps')}>
           {applications.data.items.map((application) => (
             <OAuthAppRow key={application.client_id} application={application} />
           ))}
@@ -44,17 +44,18 @@ function ProviderSettings() {
   const update = api.useUpdateOAuthProviderSettings({ request });
   // The box shows the choice at once, while the change is saved (then the saved settings).
   const pending = update.isPending ? update.variables?.data.allow_dynamic_registration : undefined;
+  const { t } = useDashboardTranslation();
   return (
     <Section
-      title="Provider"
+      title={t('oauthApps.provider')}
       description={
         <>
-          Issuer (discovery, JWKS and endpoints below it): <code>{settings.data.issuer}</code>
+          {t('oauthApps.issuer')} <code>{settings.data.issuer}</code>
         </>
       }
     >
       <Checkbox
-        label="Allow dynamic client registration (apps and MCP clients register themselves)"
+        label={t('oauthApps.allowDynamic')}
         checked={pending ?? settings.data.allow_dynamic_registration}
         disabled={update.isPending}
         onChange={(allow) =>
@@ -77,6 +78,7 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
   const [localError, setLocalError] = useState<string | null>(null);
   const ids = { type: useId(), redirects: useId(), redirectsHint: useId() };
   const set = (change: Partial<OAuthAppForm>) => setForm({ ...form, ...change });
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -96,20 +98,26 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
   }
 
   return (
-    <Section title="Register an application">
+    <Section title={t('oauthApps.registerTitle')}>
       <form className="dash-form" onSubmit={submit}>
         <div className="dash-grid-2">
-          <TextField label="Name" name="name" required value={form.name} onChange={(event) => set({ name: event.target.value })} />
+          <TextField
+            label={t('oauthApps.name')}
+            name="name"
+            required
+            value={form.name}
+            onChange={(event) => set({ name: event.target.value })}
+          />
           <div className="dash-field">
-            <label htmlFor={ids.type}>Type</label>
+            <label htmlFor={ids.type}>{t('oauthApps.type')}</label>
             <select id={ids.type} value={form.type} onChange={(event) => set({ type: event.target.value as OAuthAppForm['type'] })}>
-              <option value="confidential">Confidential (a server that keeps a secret)</option>
-              <option value="public">Public (single-page or native app, PKCE only)</option>
+              <option value="confidential">{t('oauthApps.typeConfidential')}</option>
+              <option value="public">{t('oauthApps.typePublic')}</option>
             </select>
           </div>
         </div>
         <div className="dash-field">
-          <label htmlFor={ids.redirects}>Redirect URIs</label>
+          <label htmlFor={ids.redirects}>{t('oauthApps.redirectUris')}</label>
           <textarea
             id={ids.redirects}
             rows={3}
@@ -118,37 +126,37 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
             onChange={(event) => set({ redirectUris: event.target.value })}
           />
           <span id={ids.redirectsHint} className="dash-muted">
-            One a line, compared exactly (no wildcards).
+            {t('oauthApps.redirectUrisHint')}
           </span>
         </div>
         <div className="dash-grid-2">
           <TextField
-            label="Logo URL"
+            label={t('oauthApps.logoUrl')}
             name="logo_url"
             type="url"
             value={form.logoUrl}
             onChange={(event) => set({ logoUrl: event.target.value })}
           />
           <TextField
-            label="Allowed scopes"
+            label={t('oauthApps.scopes')}
             name="scopes"
-            hint="Separated by spaces: openid, email, profile, offline_access, and your API's own."
+            hint={t('oauthApps.scopesHint')}
             value={form.scopes}
             onChange={(event) => set({ scopes: event.target.value })}
           />
         </div>
         {form.type === 'confidential' ? (
           <Checkbox
-            label="Machine-to-machine (client credentials)"
+            label={t('oauthApps.machineToMachine')}
             checked={form.machineToMachine}
             onChange={(machineToMachine) => set({ machineToMachine })}
           />
         ) : null}
         <CustomClaimsField value={form.customClaims} onChange={(customClaims) => set({ customClaims })} error={create.error} />
-        <ErrorMessage error={localError ? new Error(localError) : withReason(create.error)} />
+        <ErrorMessage error={localError ? new Error(localError) : withReason(create.error, t)} />
         <div>
           <button type="submit" className="gh-primary" disabled={create.isPending}>
-            {create.isPending ? 'Registering…' : 'Register application'}
+            {create.isPending ? t('oauthApps.registering') : t('oauthApps.register')}
           </button>
         </div>
       </form>
@@ -157,28 +165,30 @@ function CreateApplication({ onCreated }: { onCreated: (application: OAuthApplic
 }
 
 function CreatedApplication({ application, onDone }: { application: OAuthApplicationWithSecret; onDone: () => void }) {
+  const { t } = useDashboardTranslation();
   return (
-    <section className="dash-panel dash-created-keys" aria-label="New application">
-      <h2>{application.name} is registered</h2>
-      {application.client_secret ? <p>Copy the client secret now: this is the only time it is shown.</p> : null}
+    <section className="dash-panel dash-created-keys" aria-label={t('oauthApps.newApplication')}>
+      <h2>{t('oauthApps.registered', { name: application.name })}</h2>
+      {application.client_secret ? <p>{t('oauthApps.copySecretNow')}</p> : null}
       <dl>
         <div>
-          <dt>Client ID</dt>
+          <dt>{t('oauthApps.clientId')}</dt>
           <dd>
-            <code>{application.client_id}</code> <CopyButton value={application.client_id} label="Copy client ID" />
+            <code>{application.client_id}</code> <CopyButton value={application.client_id} label={t('oauthApps.copyClientId')} />
           </dd>
         </div>
         {application.client_secret ? (
           <div>
-            <dt>Client secret</dt>
+            <dt>{t('oauthApps.clientSecret')}</dt>
             <dd>
-              <code>{application.client_secret}</code> <CopyButton value={application.client_secret} label="Copy client secret" />
+              <code>{application.client_secret}</code>{' '}
+              <CopyButton value={application.client_secret} label={t('oauthApps.copyClientSecret')} />
             </dd>
           </div>
         ) : null}
       </dl>
       <button type="button" onClick={onDone}>
-        Done
+        {t('oauthApps.done')}
       </button>
     </section>
   );

@@ -1,7 +1,8 @@
 import type { ConfigItem, ConfigLine, CustomerType, PaymentsConfig } from './payments-config.ts';
 import { without } from './payments-config.ts';
 import { CatalogueEntries, CatalogueForm, useCatalogueEditor } from './payments-editor.tsx';
-import { CustomerTypeSelect, Field, IdField } from './payments-fields.tsx';
+import { CustomerTypeSelect, customerTypeText, Field, IdField } from './payments-fields.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Section } from '../ui.tsx';
 
 /**
@@ -19,6 +20,7 @@ export function Items({ payments }: { payments: PaymentsConfig }) {
     ],
     remove: (id, save) => save({ 'payments.items': without(payments.items, id) }),
   });
+  const { t } = useDashboardTranslation();
   const { form, setForm } = editor;
   function submit() {
     const id = editor.editing?.id ?? form.id.trim();
@@ -30,23 +32,24 @@ export function Items({ payments }: { payments: PaymentsConfig }) {
     editor.submit({ [`payments.items.${id}`]: item });
   }
   return (
-    <Section title="Items" description="What customers have a quantity of (credits, seats); products include them.">
+    <Section title={t('payments.items')} description={t('payments.itemsDescription')}>
       <CatalogueEntries
         editor={editor}
-        label="Items"
-        emptyText="No items yet."
+        label={t('payments.items')}
+        emptyText={t('payments.noItems')}
         entries={Object.entries(payments.items)}
         summary={(id, item) => (
           <>
-            <strong>{item.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{item.customerType}</span>
+            <strong>{item.displayName ?? id}</strong> <code>{id}</code>{' '}
+            <span className="dash-badge">{customerTypeText(item.customerType, t)}</span>
           </>
         )}
         onEdit={(id, item) => editor.edit({ id }, { id, displayName: item.displayName ?? '', customerType: item.customerType })}
       />
-      <CatalogueForm editor={editor} addLabel="Add an item" onSubmit={submit}>
+      <CatalogueForm editor={editor} addLabel={t('payments.addAnItem')} onSubmit={submit}>
         <div className="dash-grid-3">
           <IdField value={form.id} locked={editor.editing !== null} onChange={(id) => setForm({ ...form, id })} problem={editor.at('id')} />
-          <Field label="Item name">
+          <Field label={t('payments.itemName')}>
             {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
           </Field>
           <CustomerTypeSelect
@@ -72,6 +75,7 @@ export function ProductLines({ payments }: { payments: PaymentsConfig }) {
     ],
     remove: (id, save) => save({ 'payments.productLines': without(payments.productLines, id) }),
   });
+  const { t } = useDashboardTranslation();
   const { form, setForm } = editor;
   function submit() {
     const id = editor.editing?.id ?? form.id.trim();
@@ -81,31 +85,28 @@ export function ProductLines({ payments }: { payments: PaymentsConfig }) {
     editor.submit({ [`payments.productLines.${id}`]: line });
   }
   return (
-    <Section
-      title="Product lines"
-      description="A customer owns at most one product of a line (plans: Free, Pro, Max); buying another switches."
-    >
+    <Section title={t('payments.productLines')} description={t('payments.productLinesDescription')}>
       <CatalogueEntries
         editor={editor}
-        label="Product lines"
-        emptyText="No product lines yet."
+        label={t('payments.productLines')}
+        emptyText={t('payments.noProductLines')}
         entries={Object.entries(payments.productLines)}
         summary={(id, line) => (
           <>
             <strong>{line.displayName ?? id}</strong> <code>{id}</code>
-            {line.customerType ? <span className="dash-badge">{line.customerType}</span> : null}
+            {line.customerType ? <span className="dash-badge">{customerTypeText(line.customerType, t)}</span> : null}
           </>
         )}
         onEdit={(id, line) => editor.edit({ id }, { id, displayName: line.displayName ?? '', customerType: line.customerType ?? '' })}
       />
-      <CatalogueForm editor={editor} addLabel="Add a product line" onSubmit={submit}>
+      <CatalogueForm editor={editor} addLabel={t('payments.addAProductLine')} onSubmit={submit}>
         <div className="dash-grid-3">
           <IdField value={form.id} locked={editor.editing !== null} onChange={(id) => setForm({ ...form, id })} problem={editor.at('id')} />
-          <Field label="Line name">
+          <Field label={t('payments.lineName')}>
             {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
           </Field>
           <CustomerTypeSelect
-            label="Line customer type"
+            label={t('payments.lineCustomerType')}
             optional
             value={form.customerType}
             problem={editor.at('customerType')}

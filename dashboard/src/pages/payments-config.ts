@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useProjectScope } from '../shell-context.ts';
+import type { Translate } from '../i18n/dashboard-i18n.ts';
 import { errorText } from '../ui.tsx';
 
 export type CustomerType = Schema<'CustomerType'>;
@@ -122,8 +123,15 @@ export function intervalChoice(interval: Interval | undefined): string {
   return interval ? interval[1] : 'once';
 }
 
-export function priceText(price: ConfigPrice): string {
+export function priceText(price: ConfigPrice, t: Translate): string {
   const amounts = currencies.filter((currency) => typeof price[currency] === 'string').map((currency) => `${price[currency]} ${currency}`);
-  const interval = price.interval ? ` every ${price.interval[0] === 1 ? '' : `${price.interval[0]} `}${price.interval[1]}` : ' once';
-  return `${amounts.join(' / ')}${interval}`;
+  return `${amounts.join(' / ')} ${price.interval ? intervalText(price.interval, t) : t('payments.once')}`;
+}
+
+/** `every month`, `every 3 days`: the unit and its count by the active language's plural rules. */
+export function intervalText([count, unit]: Interval, t: Translate): string {
+  if (unit === 'day') return t('payments.everyDay', { count });
+  if (unit === 'week') return t('payments.everyWeek', { count });
+  if (unit === 'month') return t('payments.everyMonth', { count });
+  return t('payments.everyYear', { count });
 }

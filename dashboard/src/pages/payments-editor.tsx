@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage } from '../ui.tsx';
 import { problemOf, useSavePayments } from './payments-config.ts';
-import { focusFormSoon, useEntryDeletion } from './payments-fields.tsx';
+import { type CatalogueNoun, catalogueWords, focusFormSoon, useEntryDeletion } from './payments-fields.tsx';
 
 /**
  * What the catalogue's editors (items, product lines, products) share: the entry's form (empty to add one,
@@ -10,8 +11,8 @@ import { focusFormSoon, useEntryDeletion } from './payments-fields.tsx';
  * entries with their Edit and Delete buttons.
  */
 export function useCatalogueEditor<Form extends { id: string }, Editing extends { id: string } = { id: string }>(options: {
-  /** `item`, `product line`, `product`: in the buttons' and the dialog's words. */
-  noun: string;
+  /** Which kind of entry: the buttons' and the dialog's words follow it. */
+  noun: CatalogueNoun;
   empty: Form;
   /** Which field a refusal's config path belongs to (see problemOf). */
   fields: Parameters<typeof problemOf>[1];
@@ -63,7 +64,7 @@ type SavePayments = ReturnType<typeof useSavePayments>['save'];
 
 /** What the list and the form read of an editor. */
 type CatalogueEditor = {
-  noun: string;
+  noun: CatalogueNoun;
   formRef: RefObject<HTMLFormElement | null>;
   form: { id: string };
   editing: { id: string } | null;
@@ -126,23 +127,25 @@ export function CatalogueForm({
     event.preventDefault();
     onSubmit();
   };
+  const { t } = useDashboardTranslation();
+  const words = catalogueWords(editor.noun, t);
   return (
     <form
       ref={editor.formRef}
       className="dash-form"
       onSubmit={submit}
-      aria-label={editor.editing ? `Edit ${editor.noun} ${editor.editing.id}` : addLabel}
+      aria-label={editor.editing ? words.editNamed(editor.editing.id) : addLabel}
       noValidate
     >
       {children}
       {editor.problem?.field === 'form' ? <ErrorMessage error={editor.error} /> : null}
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={editor.mutation.isPending || !editor.form.id.trim()}>
-          {editor.mutation.isPending ? 'Saving…' : editor.editing ? `Save ${editor.noun}` : `Add ${editor.noun}`}
+          {editor.mutation.isPending ? t('settings.saving') : editor.editing ? words.save : words.add}
         </button>
         {editor.editing ? (
           <button type="button" onClick={editor.stopEditing}>
-            Cancel editing
+            {t('payments.cancelEditing')}
           </button>
         ) : null}
       </div>

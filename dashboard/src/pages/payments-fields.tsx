@@ -1,4 +1,5 @@
 import { type ReactNode, useId, useState } from 'react';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog } from '../ui.tsx';
 import { type CustomerType, customerTypes, messageOf } from './payments-config.ts';
 
@@ -38,8 +39,9 @@ export function IdField({
   problem?: string | null;
   locked?: boolean;
 }) {
+  const { t } = useDashboardTranslation();
   return (
-    <Field label="Id" problem={problem}>
+    <Field label={t('payments.id')} problem={problem}>
       {(id, describedBy) => (
         <input
           id={id}
@@ -55,8 +57,15 @@ export function IdField({
   );
 }
 
+/** A customer type in the active language (the select's values stay the API's). */
+export function customerTypeText(type: CustomerType, t: Translate): string {
+  if (type === 'user') return t('payments.customerTypeUser');
+  if (type === 'team') return t('payments.customerTypeTeam');
+  return t('payments.customerTypeCustom');
+}
+
 export function CustomerTypeSelect({
-  label = 'Customer type',
+  label,
   value,
   onChange,
   optional,
@@ -68,8 +77,9 @@ export function CustomerTypeSelect({
   optional?: boolean;
   problem?: string | null;
 }) {
+  const { t } = useDashboardTranslation();
   return (
-    <Field label={label} problem={problem}>
+    <Field label={label ?? t('payments.customerType')} problem={problem}>
       {(id, describedBy) => (
         <select
           id={id}
@@ -78,16 +88,49 @@ export function CustomerTypeSelect({
           aria-describedby={describedBy}
           onChange={(event) => onChange(event.target.value as CustomerType)}
         >
-          {optional ? <option value="">Any</option> : null}
+          {optional ? <option value="">{t('payments.any')}</option> : null}
           {customerTypes.map((type) => (
             <option key={type} value={type}>
-              {type}
+              {customerTypeText(type, t)}
             </option>
           ))}
         </select>
       )}
     </Field>
   );
+}
+
+/** The catalogue kinds whose entries are edited alike (see useCatalogueEditor). */
+export type CatalogueNoun = 'item' | 'product line' | 'product';
+
+/** The catalogue editors' words for one kind of entry, in the active language. */
+export function catalogueWords(noun: CatalogueNoun, t: Translate) {
+  if (noun === 'item')
+    return {
+      deleteTitle: (id: string) => t('payments.deleteItemTitle', { id }),
+      deleteConfirm: t('payments.deleteItem'),
+      editNamed: (name: string) => t('payments.editItemNamed', { name }),
+      deleteNamed: (name: string) => t('payments.deleteItemNamed', { name }),
+      save: t('payments.saveItem'),
+      add: t('payments.addItem'),
+    };
+  if (noun === 'product line')
+    return {
+      deleteTitle: (id: string) => t('payments.deleteLineTitle', { id }),
+      deleteConfirm: t('payments.deleteLine'),
+      editNamed: (name: string) => t('payments.editLineNamed', { name }),
+      deleteNamed: (name: string) => t('payments.deleteLineNamed', { name }),
+      save: t('payments.saveLine'),
+      add: t('payments.addLine'),
+    };
+  return {
+    deleteTitle: (id: string) => t('payments.deleteProductTitle', { id }),
+    deleteConfirm: t('payments.deleteProduct'),
+    editNamed: (name: string) => t('payments.editProductNamed', { name }),
+    deleteNamed: (name: string) => t('payments.deleteProductNamed', { name }),
+    save: t('payments.saveProduct'),
+    add: t('payments.addProduct'),
+  };
 }
 
 /** Moves focus into a form opened for editing (its first field the owner can change), once it has rendered. */
@@ -100,14 +143,16 @@ export function focusFormSoon(form: HTMLFormElement | null): void {
  * when the server refuses it (another entry still uses this one) the entry comes back with the
  * server's message beside it.
  */
-export function useEntryDeletion(what: string, remove: (id: string) => Promise<unknown>) {
+export function useEntryDeletion(noun: CatalogueNoun, remove: (id: string) => Promise<unknown>) {
+  const { t } = useDashboardTranslation();
+  const words = catalogueWords(noun, t);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ id: string; message: string } | null>(null);
   const dialog = (
     <ConfirmDialog
       open={deleting !== null}
-      title={`Delete ${what} ${deleting ?? ''}?`}
-      confirmLabel={`Delete ${what}`}
+      title={words.deleteTitle(deleting ?? '')}
+      confirmLabel={words.deleteConfirm}
       onClose={() => setDeleting(null)}
       onConfirm={() => {
         const id = deleting as string;
@@ -116,24 +161,24 @@ export function useEntryDeletion(what: string, remove: (id: string) => Promise<u
         remove(id).catch((error: unknown) => setRefused({ id, message: messageOf(error) }));
       }}
     >
-      <p>Customers who own it keep what they bought; it can no longer be bought, granted or included.</p>
+      <p>{t('payments.deleteExplained')}</p>
     </ConfirmDialog>
   );
   const actions = (id: string, name: string, onEdit: () => void) => (
     <span className="dash-row">
-      <button type="button" aria-label={`Edit ${what} ${name}`} onClick={onEdit}>
-        Edit
+      <button type="button" aria-label={words.editNamed(name)} onClick={onEdit}>
+        {t('payments.edit')}
       </button>
       <button
         type="button"
         className="gh-danger"
-        aria-label={`Delete ${what} ${name}`}
+        aria-label={words.deleteNamed(name)}
         onClick={() => {
           setRefused(null);
           setDeleting(id);
         }}
       >
-        Delete
+        {t('payments.delete')}
       </button>
     </span>
   );

@@ -1,3 +1,4 @@
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, Section } from '../ui.tsx';
 import {
   type ConfigPrice,
@@ -7,12 +8,13 @@ import {
   type IncludedItem,
   type Interval,
   intervals,
+  intervalText,
   type PaymentsConfig,
   priceText,
   without,
 } from './payments-config.ts';
 import { CatalogueEntries, CatalogueForm, useCatalogueEditor } from './payments-editor.tsx';
-import { CustomerTypeSelect, Field, IdField } from './payments-fields.tsx';
+import { CustomerTypeSelect, customerTypeText, Field, IdField } from './payments-fields.tsx';
 
 const emptyForm = {
   id: '',
@@ -124,6 +126,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
     remove: (id, save) => save({ 'payments.products': without(payments.products, id) }),
   });
   const { form, setForm, editing, setEditing, at } = editor;
+  const { t } = useDashboardTranslation();
   const itemsOfType = Object.entries(payments.items).filter(([, item]) => item.customerType === form.customerType);
 
   function submit() {
@@ -133,27 +136,27 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
   }
 
   return (
-    <Section
-      title="Products"
-      description="What customers buy or are granted: prices per currency and interval, and the items they include."
-    >
+    <Section title={t('payments.products')} description={t('payments.productsDescription')}>
       <CatalogueEntries
         editor={editor}
-        label="Products"
-        emptyText="No products yet."
+        label={t('payments.products')}
+        emptyText={t('payments.noProducts')}
         entries={Object.entries(payments.products)}
         summary={(id, product) => (
           <>
-            <strong>{product.displayName ?? id}</strong> <code>{id}</code> <span className="dash-badge">{product.customerType}</span>
-            {product.productLineId ? <span className="dash-badge">line {product.productLineId}</span> : null}
+            <strong>{product.displayName ?? id}</strong> <code>{id}</code>{' '}
+            <span className="dash-badge">{customerTypeText(product.customerType, t)}</span>
+            {product.productLineId ? <span className="dash-badge">{t('payments.lineBadge', { id: product.productLineId })}</span> : null}
             <br />
             <span className="dash-muted">
               {product.prices === 'include-by-default'
-                ? 'Included by default'
+                ? t('payments.includedByDefault')
                 : Object.entries(product.prices)
-                    .map(([priceId, price]) => `${priceId}: ${priceText(price)}`)
+                    .map(([priceId, price]) => `${priceId}: ${priceText(price, t)}`)
                     .join(' · ')}
-              {Object.entries(product.includedItems ?? {}).map(([itemId, included]) => ` · includes ${included.quantity ?? 0} ${itemId}`)}
+              {Object.entries(product.includedItems ?? {}).map(
+                ([itemId, included]) => ` · ${t('payments.includes', { quantity: included.quantity ?? 0, item: itemId })}`,
+              )}
             </span>
           </>
         )}
@@ -162,24 +165,20 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
           editor.edit({ id, shown: loaded.shown }, loaded.form);
         }}
       />
-      <CatalogueForm editor={editor} addLabel="Add a product" onSubmit={submit}>
-        {editing ? (
-          <p className="dash-muted">
-            The form shows one price of this product and its first included item; its other prices and items stay as they are.
-          </p>
-        ) : null}
+      <CatalogueForm editor={editor} addLabel={t('payments.addAProduct')} onSubmit={submit}>
+        {editing ? <p className="dash-muted">{t('payments.formShowsOne')}</p> : null}
         <div className="dash-grid-3">
           <IdField value={form.id} locked={editing !== null} onChange={(id) => setForm({ ...form, id })} problem={at('id')} />
-          <Field label="Product name">
+          <Field label={t('payments.productName')}>
             {(id) => <input id={id} value={form.displayName} onChange={(event) => setForm({ ...form, displayName: event.target.value })} />}
           </Field>
           <CustomerTypeSelect
-            label="Product customer type"
+            label={t('payments.productCustomerType')}
             value={form.customerType}
             problem={at('customerType')}
             onChange={(customerType) => setForm({ ...form, customerType: customerType as CustomerType, itemId: '' })}
           />
-          <Field label="Product line" problem={at('productLineId')}>
+          <Field label={t('payments.productLine')} problem={at('productLineId')}>
             {(id, describedBy) => (
               <select
                 id={id}
@@ -187,7 +186,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
                 aria-describedby={describedBy}
                 onChange={(event) => setForm({ ...form, productLineId: event.target.value })}
               >
-                <option value="">None</option>
+                <option value="">{t('payments.none')}</option>
                 {Object.entries(payments.productLines).map(([lineId, line]) => (
                   <option key={lineId} value={lineId}>
                     {line.displayName ?? lineId}
@@ -198,15 +197,11 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
           </Field>
         </div>
         <div className="dash-row">
-          <Checkbox
-            label="Stackable (bought more than once)"
-            checked={form.stackable}
-            onChange={(stackable) => setForm({ ...form, stackable })}
-          />
-          <Checkbox label="Free, included by default" checked={form.free} onChange={(free) => setForm({ ...form, free })} />
+          <Checkbox label={t('payments.stackable')} checked={form.stackable} onChange={(stackable) => setForm({ ...form, stackable })} />
+          <Checkbox label={t('payments.free')} checked={form.free} onChange={(free) => setForm({ ...form, free })} />
         </div>
         {editing && priceIdsOf(payments.products[editing.id]).length > 1 ? (
-          <Field label="Price to edit">
+          <Field label={t('payments.priceToEdit')}>
             {(id) => (
               <select
                 id={id}
@@ -226,12 +221,12 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
         ) : null}
         {form.free ? null : <PriceFields form={form} setForm={setForm} problem={at('amount')} current={editing?.shown.interval} />}
         <fieldset className="dash-fieldset">
-          <legend>Included item</legend>
+          <legend>{t('payments.includedItem')}</legend>
           <div className="dash-grid-3">
-            <Field label="Included item">
+            <Field label={t('payments.includedItem')}>
               {(id) => (
                 <select id={id} value={form.itemId} onChange={(event) => setForm({ ...form, itemId: event.target.value })}>
-                  <option value="">None</option>
+                  <option value="">{t('payments.none')}</option>
                   {itemsOfType.map(([itemId, item]) => (
                     <option key={itemId} value={itemId}>
                       {item.displayName ?? itemId}
@@ -240,7 +235,7 @@ export function Products({ payments }: { payments: PaymentsConfig }) {
                 </select>
               )}
             </Field>
-            <Field label="Quantity included" problem={at('quantity')}>
+            <Field label={t('payments.quantityIncluded')} problem={at('quantity')}>
               {(id, describedBy) => (
                 <input
                   id={id}
@@ -271,14 +266,15 @@ function PriceFields({
   problem: string | null;
   current: Interval | undefined;
 }) {
+  const { t } = useDashboardTranslation();
   return (
     <fieldset className="dash-fieldset">
-      <legend>Price</legend>
+      <legend>{t('payments.price')}</legend>
       <div className="dash-grid-3">
-        <Field label="Price id">
+        <Field label={t('payments.priceId')}>
           {(id) => <input id={id} value={form.priceId} onChange={(event) => setForm({ ...form, priceId: event.target.value })} />}
         </Field>
-        <Field label="Currency">
+        <Field label={t('payments.currency')}>
           {(id) => (
             <select id={id} value={form.currency} onChange={(event) => setForm({ ...form, currency: event.target.value })}>
               {currencies.map((currency) => (
@@ -287,7 +283,7 @@ function PriceFields({
             </select>
           )}
         </Field>
-        <Field label="Amount" problem={problem}>
+        <Field label={t('payments.amount')} problem={problem}>
           {(id, describedBy) => (
             <input
               id={id}
@@ -300,15 +296,15 @@ function PriceFields({
             />
           )}
         </Field>
-        <Field label="Billing">
+        <Field label={t('payments.billing')}>
           {(id) => (
             <select id={id} value={form.interval} onChange={(event) => setForm({ ...form, interval: event.target.value })}>
-              <option value="once">One time</option>
-              <option value="week">Every week</option>
-              <option value="month">Every month</option>
-              <option value="year">Every year</option>
+              <option value="once">{t('payments.oneTime')}</option>
+              <option value="week">{t('payments.billingWeek')}</option>
+              <option value="month">{t('payments.billingMonth')}</option>
+              <option value="year">{t('payments.billingYear')}</option>
               {current && (current[0] !== 1 || current[1] === 'day') ? (
-                <option value="current">{`Every ${current[0]} ${current[1]}s (as now)`}</option>
+                <option value="current">{t('payments.asNow', { interval: intervalText(current, t) })}</option>
               ) : null}
             </select>
           )}

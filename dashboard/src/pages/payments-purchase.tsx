@@ -2,6 +2,7 @@ import { api, type CustomerProduct } from '@gatehouse/react';
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog, ErrorMessage } from '../ui.tsx';
 import { describeMethod } from './payments-billing.tsx';
 import { type ConfigProduct, type CustomerType, type PaymentsConfig, priceText } from './payments-config.ts';
@@ -120,6 +121,7 @@ export function SwitchProductDialog({
   const { request } = useProjectScope();
   const billing = api.useGetCustomerBilling(customerType, customerId, { request });
   const change = api.useSwitchCustomerProduct({ request });
+  const { t } = useDashboardTranslation();
   const options = from.switch_options ?? [];
   const [toId, setToId] = useState(options[0]?.product_id ?? '');
   const prices = paidPrices(payments.products[toId]);
@@ -195,7 +197,7 @@ export function SwitchProductDialog({
               >
                 {prices.map(([id, each]) => (
                   <option key={id} value={id}>
-                    {id}: {priceText(each)}
+                    {id}: {priceText(each, t)}
                   </option>
                 ))}
               </select>
@@ -204,7 +206,7 @@ export function SwitchProductDialog({
         ) : null}
       </div>
       <p>
-        {fromName} ends now and {toName} starts{price ? ` at ${priceId}: ${priceText(price)}` : ''}.
+        {fromName} ends now and {toName} starts{price ? ` at ${priceId}: ${priceText(price, t)}` : ''}.
       </p>
       <p>{charge}</p>
       <ErrorMessage error={change.error} />

@@ -2,6 +2,7 @@ import { api, Link } from '@gatehouse/react';
 import { useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section } from '../ui.tsx';
 import { Items, ProductLines } from './payments-catalogue.tsx';
 import { type CustomerType, type PaymentsConfig, paymentsOf, useSavePayments } from './payments-config.ts';
@@ -19,10 +20,11 @@ export function PaymentsPage() {
   const { projectId, request } = useProjectScope();
   const config = api.useGetProjectConfigSuspense({ request, query: { queryKey: api.getGetProjectConfigQueryKey() } });
   const payments = paymentsOf(config.data);
+  const { t } = useDashboardTranslation();
   return (
     <>
-      <PageHeader title="Payments">
-        <Link href={paths.project(projectId, 'payment-transactions')}>Transactions</Link>
+      <PageHeader title={t('nav.payments')}>
+        <Link href={paths.project(projectId, 'payment-transactions')}>{t('payments.transactions')}</Link>
       </PageHeader>
       <PaymentSettings payments={payments} />
       <StripeSection />
@@ -36,15 +38,17 @@ export function PaymentsPage() {
 
 function PaymentSettings({ payments }: { payments: PaymentsConfig }) {
   const { save, mutation } = useSavePayments();
+  const { t } = useDashboardTranslation();
   return (
-    <Section
-      title="Mode"
-      description="In test mode purchases go through the platform's test checkout (no card is charged). Blocking new purchases keeps what customers own."
-    >
+    <Section title={t('payments.mode')} description={t('payments.modeDescription')}>
       <div className="dash-row">
-        <Checkbox label="Test mode" checked={payments.testMode} onChange={(on) => save({ 'payments.testMode': on }).catch(() => {})} />
         <Checkbox
-          label="Block new purchases"
+          label={t('payments.testMode')}
+          checked={payments.testMode}
+          onChange={(on) => save({ 'payments.testMode': on }).catch(() => {})}
+        />
+        <Checkbox
+          label={t('payments.blockNewPurchases')}
           checked={payments.blockNewPurchases}
           onChange={(on) => save({ 'payments.blockNewPurchases': on }).catch(() => {})}
         />
@@ -58,8 +62,9 @@ function PaymentSettings({ payments }: { payments: PaymentsConfig }) {
 function Customer({ payments }: { payments: PaymentsConfig }) {
   const [form, setForm] = useState({ customerType: 'user' as CustomerType, customerId: '' });
   const [shown, setShown] = useState<{ customerType: CustomerType; customerId: string } | null>(null);
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="A customer" description="A user's or team's id (from their page), or your own id of a custom customer.">
+    <Section title={t('payments.customer')} description={t('payments.customerDescription')}>
       <form
         className="dash-row dash-toolbar"
         onSubmit={(event) => {
@@ -68,15 +73,15 @@ function Customer({ payments }: { payments: PaymentsConfig }) {
         }}
       >
         <CustomerTypeSelect
-          label="Type of customer"
+          label={t('payments.customerTypeOf')}
           value={form.customerType}
           onChange={(customerType) => setForm({ ...form, customerType: customerType as CustomerType })}
         />
-        <Field label="Customer id">
+        <Field label={t('payments.customerId')}>
           {(id) => <input id={id} value={form.customerId} onChange={(event) => setForm({ ...form, customerId: event.target.value })} />}
         </Field>
         <button type="submit" disabled={!form.customerId.trim()}>
-          Show customer
+          {t('payments.showCustomer')}
         </button>
       </form>
       {shown ? <CustomerDetails key={`${shown.customerType}/${shown.customerId}`} {...shown} payments={payments} /> : null}

@@ -3,14 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope, useRootQueryClient } from '../shell-context.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
 type LogoField = 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url';
-const logoFields: Array<[LogoField, string]> = [
-  ['logo_url', 'Logo (square)'],
-  ['logo_full_url', 'Full logo'],
-  ['logo_dark_mode_url', 'Logo for dark mode (square)'],
-  ['logo_full_dark_mode_url', 'Full logo for dark mode'],
+const logoFields = (t: Translate): Array<[LogoField, string]> => [
+  ['logo_url', t('settings.logoSquare')],
+  ['logo_full_url', t('settings.logoFull')],
+  ['logo_dark_mode_url', t('settings.logoDarkSquare')],
+  ['logo_full_dark_mode_url', t('settings.logoDarkFull')],
 ];
 
 /**
@@ -21,10 +22,11 @@ const logoFields: Array<[LogoField, string]> = [
 export function ProjectSettingsPage() {
   const { request } = useProjectScope();
   const { data: project } = api.useGetAdminProjectSuspense({ request });
+  const { t } = useDashboardTranslation();
   return (
     <>
       <PageHeader title={project.display_name}>
-        <span className="dash-muted">Project settings</span>
+        <span className="dash-muted">{t('nav.settings')}</span>
       </PageHeader>
       <GeneralSettings key={project.id} project={project} />
       <TransferProject project={project} />
@@ -69,6 +71,7 @@ function GeneralSettings({ project }: { project: AdminProject }) {
     logo_full_dark_mode_url: project.logo_full_dark_mode_url ?? '',
   });
   const [saved, setSaved] = useState(false);
+  const { t } = useDashboardTranslation();
   const set = (field: keyof typeof form, value: string) => {
     setSaved(false);
     setForm((current) => ({ ...current, [field]: value }));
@@ -78,51 +81,53 @@ function GeneralSettings({ project }: { project: AdminProject }) {
     event.preventDefault();
     setSaved(false);
     const changes: ProjectUpdate = { display_name: form.display_name.trim(), description: form.description };
-    for (const [field] of logoFields) changes[field] = form[field].trim() || null;
+    for (const [field] of logoFields(t)) changes[field] = form[field].trim() || null;
     update.mutate({ data: changes }, { onSuccess: () => setSaved(true) });
   }
 
   return (
-    <Section title="General">
+    <Section title={t('settings.general')}>
       <form className="dash-form" onSubmit={submit}>
         <TextField
-          label="Project name"
+          label={t('settings.projectName')}
           name="display_name"
           value={form.display_name}
           onChange={(event) => set('display_name', event.target.value)}
         />
         <TextField
-          label="Description"
+          label={t('settings.description')}
           name="description"
           value={form.description}
           onChange={(event) => set('description', event.target.value)}
         />
         <div className="dash-grid-2">
-          {logoFields.map(([field, label]) => (
+          {logoFields(t).map(([field, label]) => (
             <div key={field} className="dash-logo-field">
               <TextField
                 label={label}
                 name={field}
                 value={form[field]}
-                placeholder="https://… or data:image/…"
+                placeholder={t('settings.logoPlaceholder')}
                 onChange={(event) => set(field, event.target.value)}
               />
-              {project[field] ? <img src={project[field] ?? ''} alt={`${label} preview`} className="dash-logo-preview" /> : null}
+              {project[field] ? (
+                <img src={project[field] ?? ''} alt={t('settings.logoPreview', { label })} className="dash-logo-preview" />
+              ) : null}
             </div>
           ))}
         </div>
         <p className="dash-muted">
-          Project id <code>{project.id}</code>
+          {t('settings.projectId')} <code>{project.id}</code>
         </p>
         <ErrorMessage error={update.error} />
         {saved ? (
           <p role="status" className="dash-success">
-            Saved.
+            {t('settings.saved')}
           </p>
         ) : null}
         <div className="dash-row">
           <button type="submit" className="gh-primary" disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save'}
+            {update.isPending ? t('settings.saving') : t('settings.save')}
           </button>
         </div>
       </form>
@@ -138,6 +143,7 @@ function TransferProject({ project }: { project: AdminProject }) {
   const [teamId, setTeamId] = useState(project.owner_team_id ?? '');
   const [done, setDone] = useState(false);
   const owner = teams.find((team) => team.id === project.owner_team_id);
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -157,9 +163,12 @@ function TransferProject({ project }: { project: AdminProject }) {
   }
 
   return (
-    <Section title="Transfer" description={`Owned by ${owner?.display_name ?? 'a team you are not in'}. Move it to another of your teams.`}>
+    <Section
+      title={t('settings.transfer')}
+      description={t('settings.transferDescription', { owner: owner?.display_name ?? t('settings.teamNotIn') })}
+    >
       <form className="dash-row" onSubmit={submit}>
-        <label htmlFor="transfer-team">New owner team</label>
+        <label htmlFor="transfer-team">{t('settings.newOwnerTeam')}</label>
         <select id="transfer-team" value={teamId} onChange={(event) => setTeamId(event.target.value)}>
           {teams.map((team) => (
             <option key={team.id} value={team.id}>
@@ -168,13 +177,13 @@ function TransferProject({ project }: { project: AdminProject }) {
           ))}
         </select>
         <button type="submit" disabled={transfer.isPending || !teamId || teamId === project.owner_team_id}>
-          {transfer.isPending ? 'Transferring…' : 'Transfer'}
+          {transfer.isPending ? t('settings.transferring') : t('settings.transfer')}
         </button>
       </form>
       <ErrorMessage error={transfer.error} />
       {done ? (
         <p role="status" className="dash-success">
-          Transferred.
+          {t('settings.transferred')}
         </p>
       ) : null}
     </Section>
@@ -188,6 +197,7 @@ function DeleteProject({ project }: { project: AdminProject }) {
   const remove = api.useDeleteAdminProject({ request });
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
+  const { t } = useDashboardTranslation();
 
   function confirm() {
     remove.mutate(undefined, {
@@ -200,14 +210,14 @@ function DeleteProject({ project }: { project: AdminProject }) {
   }
 
   return (
-    <Section title="Danger zone" description="Deleting the project deletes its users, teams, keys and settings. It cannot be undone.">
+    <Section title={t('settings.dangerZone')} description={t('settings.dangerDescription')}>
       <button type="button" className="gh-danger" onClick={() => setOpen(true)} disabled={project.id === 'internal'}>
-        Delete project
+        {t('settings.deleteProject')}
       </button>
       <ConfirmDialog
         open={open}
-        title={`Delete ${project.display_name}?`}
-        confirmLabel="Delete forever"
+        title={t('settings.deleteTitle', { name: project.display_name })}
+        confirmLabel={t('settings.deleteForever')}
         busy={remove.isPending}
         canConfirm={typed === project.display_name}
         onConfirm={confirm}
@@ -216,8 +226,8 @@ function DeleteProject({ project }: { project: AdminProject }) {
           setTyped('');
         }}
       >
-        <p>Everything in the project is deleted. Type the project's name to confirm.</p>
-        <TextField label="Project name to confirm" name="confirm" value={typed} onChange={(event) => setTyped(event.target.value)} />
+        <p>{t('settings.deleteExplained')}</p>
+        <TextField label={t('settings.confirmName')} name="confirm" value={typed} onChange={(event) => setTyped(event.target.value)} />
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </Section>

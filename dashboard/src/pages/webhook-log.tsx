@@ -3,7 +3,8 @@ import { api, Link } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ErrorMessage, formatDate, PageHeader, Section, TableScroll } from '../ui.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { ErrorMessage, PageHeader, Section, TableScroll } from '../ui.tsx';
 
 type WebhookMessage = Schema<'WebhookMessage'>;
 
@@ -11,37 +12,35 @@ type WebhookMessage = Schema<'WebhookMessage'>;
 export function WebhookLogPage({ endpointId }: { endpointId: string }) {
   const { request, projectId } = useProjectScope();
   const endpoint = api.useGetWebhookEndpointSuspense(endpointId, { request });
+  const { t } = useDashboardTranslation();
   const messages = api.useListWebhookMessagesSuspense(endpointId, {
     request,
     query: { queryKey: api.getListWebhookMessagesQueryKey(endpointId), refetchInterval: 2000 },
   });
   return (
     <>
-      <PageHeader title="Delivery log">
-        <Link href={paths.project(projectId, 'webhooks')}>All endpoints</Link>
+      <PageHeader title={t('webhooks.deliveryLog')}>
+        <Link href={paths.project(projectId, 'webhooks')}>{t('webhookLog.allEndpoints')}</Link>
       </PageHeader>
       <p>
-        <code>{endpoint.data.url}</code> {endpoint.data.enabled ? '' : <span className="dash-badge">disabled</span>}
+        <code>{endpoint.data.url}</code> {endpoint.data.enabled ? '' : <span className="dash-badge">{t('webhookLog.disabled')}</span>}
       </p>
-      <Section
-        title="Messages"
-        description="The newest 100, newest first. Failed attempts are retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (12 attempts); a replay sends the message again with the same webhook-id."
-      >
-        {messages.data.items.length === 0 ? <p className="dash-muted">No deliveries yet.</p> : null}
+      <Section title={t('webhookLog.messages')} description={t('webhookLog.description')}>
+        {messages.data.items.length === 0 ? <p className="dash-muted">{t('webhookLog.none')}</p> : null}
         {messages.data.items.length > 0 ? (
-          <TableScroll label="Deliveries">
-            <table aria-label="Deliveries">
+          <TableScroll label={t('webhookLog.deliveries')}>
+            <table aria-label={t('webhookLog.deliveries')}>
               <thead>
                 <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">{t('webhookLog.event')}</th>
+                  <th scope="col">{t('webhookLog.status')}</th>
+                  <th scope="col">{t('webhookLog.attempts')}</th>
+                  <th scope="col">{t('webhookLog.lastAnswer')}</th>
+                  <th scope="col">{t('webhookLog.latency')}</th>
+                  <th scope="col">{t('webhookLog.response')}</th>
+                  <th scope="col">{t('common.created')}</th>
                   <th scope="col">
-                    <span className="dash-visually-hidden">Actions</span>
+                    <span className="dash-visually-hidden">{t('webhookLog.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -62,6 +61,7 @@ function MessageRow({ endpointId, message }: { endpointId: string; message: Webh
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const replay = api.useSendWebhookMessageAgain({ request });
+  const { t, formatDate, formatNumber } = useDashboardTranslation();
   const last = message.attempt_log.at(-1);
   return (
     <tr>
@@ -74,8 +74,8 @@ function MessageRow({ endpointId, message }: { endpointId: string; message: Webh
         <span className="dash-badge">{message.status}</span>
       </td>
       <td>{message.attempts}</td>
-      <td>{last ? (last.status_code ?? last.error ?? 'no answer') : '—'}</td>
-      <td>{last ? `${last.latency_millis} ms` : '—'}</td>
+      <td>{last ? (last.status_code ?? last.error ?? t('webhooks.noAnswer')) : '—'}</td>
+      <td>{last ? t('webhookLog.millis', { n: formatNumber(last.latency_millis) }) : '—'}</td>
       <td>
         <code className="dash-excerpt">{last?.response_excerpt.slice(0, 200) ?? ''}</code>
       </td>
@@ -84,7 +84,7 @@ function MessageRow({ endpointId, message }: { endpointId: string; message: Webh
         <button
           type="button"
           disabled={replay.isPending}
-          aria-label={`Replay ${message.event_type} ${message.id}`}
+          aria-label={t('webhookLog.replayNamed', { event: message.event_type, id: message.id })}
           onClick={() =>
             replay.mutate(
               { endpointId, messageId: message.id, data: {} },
@@ -92,7 +92,7 @@ function MessageRow({ endpointId, message }: { endpointId: string; message: Webh
             )
           }
         >
-          {replay.isPending ? 'Replaying…' : 'Replay'}
+          {replay.isPending ? t('webhookLog.replaying') : t('webhookLog.replay')}
         </button>
         <ErrorMessage error={replay.error} />
       </td>

@@ -3,6 +3,7 @@ import { api } from '@gatehouse/react';
 import { useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
 import { useProjectScope } from '../shell-context.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ErrorMessage, Section } from '../ui.tsx';
 
 type PortalToken = Schema<'WebhookPortalToken'>;
@@ -15,13 +16,11 @@ type PortalToken = Schema<'WebhookPortalToken'>;
 export function WebhookPortalAccess() {
   const { request, projectId } = useProjectScope();
   const create = api.useCreateWebhookPortalToken({ request });
+  const { t, language } = useDashboardTranslation();
   const [shown, setShown] = useState<(PortalToken & { at: number }) | null>(null);
 
   return (
-    <Section
-      title="Portal access"
-      description="A token for managing this project's webhook endpoints (list, add, edit, test, delivery log) and nothing else, valid for one hour: give it to whoever runs the receiving side instead of an admin key."
-    >
+    <Section title={t('webhookPortal.title')} description={t('webhookPortal.description')}>
       <ErrorMessage error={create.error} />
       <div>
         <button
@@ -29,38 +28,42 @@ export function WebhookPortalAccess() {
           disabled={create.isPending}
           onClick={() => create.mutate({ data: {} }, { onSuccess: (token) => setShown({ ...token, at: Date.now() }) })}
         >
-          {create.isPending ? 'Creating…' : shown ? 'Create another portal token' : 'Create portal token'}
+          {create.isPending ? t('webhookPortal.creating') : shown ? t('webhookPortal.createAnother') : t('webhookPortal.create')}
         </button>
       </div>
       {shown ? (
-        <section className="dash-panel dash-created-keys" aria-label="Portal token">
+        <section className="dash-panel dash-created-keys" aria-label={t('webhookPortal.token')}>
           <dl>
             <div>
-              <dt>Token</dt>
+              <dt>{t('webhookPortal.tokenTerm')}</dt>
               <dd>
-                <code>{shown.token}</code> <CopyButton value={shown.token} label="Copy the portal token" />
+                <code>{shown.token}</code> <CopyButton value={shown.token} label={t('webhookPortal.copyToken')} />
               </dd>
             </div>
             {shown.url ? (
               <div>
-                <dt>Endpoints API</dt>
+                <dt>{t('webhookPortal.endpointsApi')}</dt>
                 <dd>
-                  <code>{shown.url}</code> <CopyButton value={shown.url} label="Copy the endpoints API URL" />
+                  <code>{shown.url}</code> <CopyButton value={shown.url} label={t('webhookPortal.copyUrl')} />
                 </dd>
               </div>
             ) : null}
             <div>
-              <dt>Valid for</dt>
-              <dd>one hour (until about {new Date(shown.at + 3_600_000).toLocaleTimeString()})</dd>
+              <dt>{t('webhookPortal.validFor')}</dt>
+              <dd>
+                {t('webhookPortal.oneHour', {
+                  time: new Date(shown.at + 3_600_000).toLocaleTimeString(language === 'en-XA' ? 'en' : language),
+                })}
+              </dd>
             </div>
           </dl>
           <p className="dash-muted">
-            Send it as the admin key with the project's id:{' '}
-            <code>x-stack-project-id: {projectId}, x-stack-access-type: admin, x-stack-super-secret-admin-key: &lt;token&gt;</code>. Other
-            admin operations refuse it.
+            {t('webhookPortal.howToSend')}{' '}
+            <code>x-stack-project-id: {projectId}, x-stack-access-type: admin, x-stack-super-secret-admin-key: &lt;token&gt;</code>.{' '}
+            {t('webhookPortal.othersRefuse')}
           </p>
           <button type="button" onClick={() => setShown(null)}>
-            Hide the token
+            {t('webhookPortal.hide')}
           </button>
         </section>
       ) : null}

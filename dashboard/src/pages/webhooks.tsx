@@ -5,7 +5,8 @@ import { type FormEvent, useState } from 'react';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { WebhookPortalAccess } from './webhook-portal.tsx';
-import { Checkbox, ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 
 type WebhookEndpoint = Schema<'WebhookEndpoint'>;
 type WebhookEndpointList = Schema<'WebhookEndpointList'>;
@@ -27,6 +28,7 @@ export function WebhooksPage() {
   const queryClient = useQueryClient();
   const key = api.getListWebhookEndpointsQueryKey();
   const endpoints = api.useListWebhookEndpointsSuspense({ request });
+  const { t } = useDashboardTranslation();
   const create = api.useCreateWebhookEndpoint({ request });
   const [form, setForm] = useState({ url: '', description: '', eventTypes: '' });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -48,15 +50,12 @@ export function WebhooksPage() {
 
   return (
     <>
-      <PageHeader title="Webhooks" />
-      <Section
-        title="Add an endpoint"
-        description="Every event of the project (users, teams, memberships, permissions, emails, payments) is posted to the endpoint, signed per Standard Webhooks with its own whsec_ secret. Private and loopback addresses are refused unless the project allows localhost."
-      >
+      <PageHeader title={t('nav.webhooks')} />
+      <Section title={t('webhooks.addTitle')} description={t('webhooks.addDescription')}>
         <form className="dash-form" onSubmit={submit}>
           <div className="dash-grid-2">
             <TextField
-              label="Endpoint URL"
+              label={t('webhooks.endpointUrl')}
               name="url"
               type="url"
               required
@@ -65,31 +64,31 @@ export function WebhooksPage() {
               onChange={(event) => setForm({ ...form, url: event.target.value })}
             />
             <TextField
-              label="Description"
+              label={t('webhooks.description')}
               name="description"
               value={form.description}
               onChange={(event) => setForm({ ...form, description: event.target.value })}
             />
           </div>
           <TextField
-            label="Event types"
+            label={t('webhooks.eventTypes')}
             name="event_types"
-            hint="Comma-separated, e.g. user.created, team.created; empty: every event."
+            hint={t('webhooks.eventTypesHint')}
             value={form.eventTypes}
             onChange={(event) => setForm({ ...form, eventTypes: event.target.value })}
           />
           <ErrorMessage error={create.error} />
           <div>
             <button type="submit" className="gh-primary" disabled={create.isPending || !form.url.trim()}>
-              {create.isPending ? 'Adding…' : 'Add endpoint'}
+              {create.isPending ? t('webhooks.adding') : t('webhooks.add')}
             </button>
           </div>
         </form>
       </Section>
       {secret ? <SecretOnce {...secret} onDone={() => setSecret(null)} /> : null}
-      <Section title="Endpoints">
-        {endpoints.data.items.length === 0 ? <p className="dash-muted">No endpoints yet.</p> : null}
-        <ul className="dash-list dash-webhooks" aria-label="Webhook endpoints">
+      <Section title={t('webhooks.endpoints')}>
+        {endpoints.data.items.length === 0 ? <p className="dash-muted">{t('webhooks.none')}</p> : null}
+        <ul className="dash-list dash-webhooks" aria-label={t('webhooks.listLabel')}>
           {endpoints.data.items.map((endpoint) => (
             <EndpointRow key={endpoint.id} endpoint={endpoint} onSecret={(shown) => setSecret(shown)} />
           ))}
@@ -101,23 +100,21 @@ export function WebhooksPage() {
 }
 
 function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  const { t } = useDashboardTranslation();
   return (
-    <section className="dash-panel dash-created-keys" aria-label="Signing secret">
-      <h2>Copy the signing secret now</h2>
-      <p>
-        The receiver at <code>{url}</code> verifies every message with it (e.g. <code>new Webhook(secret).verify(body, headers)</code> of
-        the standardwebhooks package). It is not shown again here; rotate it to get a new one.
-      </p>
+    <section className="dash-panel dash-created-keys" aria-label={t('webhooks.signingSecret')}>
+      <h2>{t('webhooks.copySecretNow')}</h2>
+      <p>{t('webhooks.secretExplained', { url, example: 'new Webhook(secret).verify(body, headers)' })}</p>
       <dl>
         <div>
-          <dt>Signing secret</dt>
+          <dt>{t('webhooks.signingSecret')}</dt>
           <dd>
             <code>{secret}</code>
           </dd>
         </div>
       </dl>
       <button type="button" onClick={onDone}>
-        I have copied it
+        {t('webhooks.copiedIt')}
       </button>
     </section>
   );
@@ -129,6 +126,8 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
   const key = api.getListWebhookEndpointsQueryKey();
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<'delete' | 'rotate' | null>(null);
+  const { t, formatDate } = useDashboardTranslation();
+
   const update = api.useUpdateWebhookEndpoint({
     request,
     mutation: {
@@ -162,43 +161,43 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
           <strong>{endpoint.url}</strong> {endpoint.description ? <span className="dash-muted">— {endpoint.description}</span> : null}
         </span>
         <span className="dash-muted">
-          {endpoint.event_types.length ? endpoint.event_types.join(', ') : 'every event type'} · created{' '}
-          {formatDate(endpoint.created_at_millis)}
+          {endpoint.event_types.length ? endpoint.event_types.join(', ') : t('webhooks.everyEventType')} ·{' '}
+          {t('webhooks.createdAt', { date: formatDate(endpoint.created_at_millis) })}
           {endpoint.previous_secret_expires_at_millis
-            ? ` · previous secret signs until ${formatDate(endpoint.previous_secret_expires_at_millis)}`
+            ? ` · ${t('webhooks.previousSecretUntil', { date: formatDate(endpoint.previous_secret_expires_at_millis) })}`
             : ''}
         </span>
-        {endpoint.disabled_reason === 'failing' ? (
-          <span className="dash-error">Disabled: its deliveries failed for 5 days. Enable it once the receiver works again.</span>
-        ) : null}
+        {endpoint.disabled_reason === 'failing' ? <span className="dash-error">{t('webhooks.disabledFailing')}</span> : null}
         <div className="dash-row">
           <Checkbox
-            label={`Enabled: ${name}`}
+            label={t('webhooks.enabledLabel', { name })}
             checked={endpoint.enabled}
             onChange={(enabled) => update.mutate({ endpointId: endpoint.id, data: { enabled } })}
           />
-          <Link href={paths.project(projectId, 'webhooks', endpoint.id)}>Delivery log</Link>
+          <Link href={paths.project(projectId, 'webhooks', endpoint.id)}>{t('webhooks.deliveryLog')}</Link>
           <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
-            Edit
+            {t('webhooks.edit')}
           </button>
           <button
             type="button"
             disabled={test.isPending}
             onClick={() => test.mutate({ data: { endpoint_id: endpoint.id } })}
-            aria-label={`Send test to ${name}`}
+            aria-label={t('webhooks.sendTestTo', { name })}
           >
-            {test.isPending ? 'Sending…' : 'Send test'}
+            {test.isPending ? t('webhooks.sending') : t('webhooks.sendTest')}
           </button>
-          <button type="button" onClick={() => setDialog('rotate')} aria-label={`Rotate secret of ${name}`}>
-            Rotate secret
+          <button type="button" onClick={() => setDialog('rotate')} aria-label={t('webhooks.rotateSecretOf', { name })}>
+            {t('webhooks.rotateSecret')}
           </button>
-          <button type="button" className="gh-danger" onClick={() => setDialog('delete')} aria-label={`Delete ${name}`}>
-            Delete
+          <button type="button" className="gh-danger" onClick={() => setDialog('delete')} aria-label={t('webhooks.deleteNamed', { name })}>
+            {t('webhooks.delete')}
           </button>
         </div>
         {test.data ? (
           <p role="status" className={test.data.success ? 'dash-success' : 'dash-error'}>
-            {test.data.success ? 'The test message was accepted.' : `The test message failed: ${test.data.error_message ?? 'no answer'}`}
+            {test.data.success
+              ? t('webhooks.testAccepted')
+              : t('webhooks.testFailed', { reason: test.data.error_message ?? t('webhooks.noAnswer') })}
           </p>
         ) : null}
         <ErrorMessage error={test.error ?? update.error} />
@@ -206,8 +205,8 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
       </div>
       <ConfirmDialog
         open={dialog === 'delete'}
-        title="Delete this endpoint?"
-        confirmLabel="Delete endpoint"
+        title={t('webhooks.deleteTitle')}
+        confirmLabel={t('webhooks.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setDialog(null)}
         onConfirm={() =>
@@ -222,15 +221,13 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
           )
         }
       >
-        <p>
-          <code>{endpoint.url}</code> gets no more messages; its pending deliveries and its delivery log are removed.
-        </p>
+        <p>{t('webhooks.deleteExplained', { url: endpoint.url })}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'rotate'}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate secret"
+        title={t('webhooks.rotateTitle')}
+        confirmLabel={t('webhooks.rotateSecret')}
         tone="primary"
         busy={rotate.isPending}
         onClose={() => setDialog(null)}
@@ -247,7 +244,7 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
           )
         }
       >
-        <p>The new secret signs at once; the current one keeps signing beside it for 24 hours, so the receiver can switch.</p>
+        <p>{t('webhooks.rotateExplained')}</p>
         <ErrorMessage error={rotate.error} />
       </ConfirmDialog>
     </li>
@@ -258,6 +255,7 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone:
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
   const update = api.useUpdateWebhookEndpoint({ request });
+  const { t } = useDashboardTranslation();
   const [form, setForm] = useState({ url: endpoint.url, description: endpoint.description, eventTypes: endpoint.event_types.join(', ') });
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -275,10 +273,10 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone:
     );
   }
   return (
-    <form className="dash-form" onSubmit={submit} aria-label={`Edit ${endpoint.url}`}>
+    <form className="dash-form" onSubmit={submit} aria-label={t('webhooks.editNamed', { url: endpoint.url })}>
       <div className="dash-grid-2">
         <TextField
-          label="New URL"
+          label={t('webhooks.newUrl')}
           name="url"
           type="url"
           required
@@ -286,26 +284,26 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone:
           onChange={(event) => setForm({ ...form, url: event.target.value })}
         />
         <TextField
-          label="New description"
+          label={t('webhooks.newDescription')}
           name="description"
           value={form.description}
           onChange={(event) => setForm({ ...form, description: event.target.value })}
         />
       </div>
       <TextField
-        label="New event types"
+        label={t('webhooks.newEventTypes')}
         name="event_types"
-        hint="Comma-separated; empty: every event."
+        hint={t('webhooks.newEventTypesHint')}
         value={form.eventTypes}
         onChange={(event) => setForm({ ...form, eventTypes: event.target.value })}
       />
       <ErrorMessage error={update.error} />
       <div className="dash-row">
         <button type="submit" className="gh-primary" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save endpoint'}
+          {update.isPending ? t('webhooks.saving') : t('webhooks.save')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

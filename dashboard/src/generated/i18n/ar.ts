@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "أجاب المساعد."
+ ],
+ "aiChat.ask": [
+  "اسأل المساعد"
+ ],
+ "aiChat.assistant": [
+  "المساعد"
+ ],
+ "aiChat.conversation": [
+  "المحادثة"
+ ],
+ "aiChat.description": [
+  "اسأل مساعد الذكاء الاصطناعي عن هذه الرسالة؛ فهو يرى المحادثة والمصدر كما هو في المحرر."
+ ],
+ "aiChat.loading": [
+  "جارٍ تحميل المحادثة…"
+ ],
+ "aiChat.newConversation": [
+  "محادثة جديدة"
+ ],
+ "aiChat.none": [
+  "لا توجد رسائل بعد."
+ ],
+ "aiChat.send": [
+  "إرسال"
+ ],
+ "aiChat.sendHint": [
+  "يُرسل Ctrl+Enter (⌘+Enter)."
+ ],
+ "aiChat.useCode": [
+  "استخدام الشيفرة ",
+  [
+   "n"
+  ],
+  " في المحرر"
+ ],
+ "aiChat.waiting": [
+  "في انتظار الإجابة…"
+ ],
+ "aiChat.you": [
+  "أنت"
+ ],
  "apiKeys.admin": [
   "مفتاح المشرف فائق السرية"
  ],
@@ -157,6 +200,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "الإجراء"
+ ],
+ "auditLog.actor": [
+  "المنفّذ"
+ ],
+ "auditLog.actorAdmin": [
+  "المسؤول"
+ ],
+ "auditLog.actorAnonymous": [
+  "مجهول"
+ ],
+ "auditLog.actorId": [
+  "معرّف المنفّذ"
+ ],
+ "auditLog.actorScim": [
+  "دليل SCIM"
+ ],
+ "auditLog.actorServer": [
+  "الخادم"
+ ],
+ "auditLog.actorSsoSetup": [
+  "رابط إعداد SSO"
+ ],
+ "auditLog.actorSystem": [
+  "النظام"
+ ],
+ "auditLog.actorUser": [
+  "المستخدم"
+ ],
+ "auditLog.description": [
+  "أحداث الأمان والإدارة، الأحدث أولًا، ويُكتب كل منها في معاملة التغيير الذي يسجّله."
+ ],
+ "auditLog.details": [
+  "التفاصيل"
+ ],
+ "auditLog.entries": [
+  "الإدخالات"
+ ],
+ "auditLog.export": [
+  "تصدير ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "تصفية"
+ ],
+ "auditLog.filters": [
+  "عوامل تصفية سجل التدقيق"
+ ],
+ "auditLog.ipAddress": [
+  "عنوان IP"
+ ],
+ "auditLog.none": [
+  "لا توجد إدخالات بعد."
+ ],
+ "auditLog.noneMatch": [
+  "لا توجد إدخالات مطابقة."
+ ],
+ "auditLog.pagerLabel": [
+  "صفحات سجل التدقيق"
+ ],
+ "auditLog.tableLabel": [
+  "إدخالات سجل التدقيق"
+ ],
+ "auditLog.target": [
+  "الهدف"
+ ],
+ "auditLog.targetId": [
+  "معرّف الهدف"
+ ],
+ "auditLog.teamId": [
+  "معرّف الفريق"
+ ],
+ "auditLog.time": [
+  "الوقت"
  ],
  "auth.addProvider": [
   "إضافة مزوّد"
@@ -499,6 +620,239 @@ export const messages: Messages = {
  "common.working": [
   "جارٍ التنفيذ…"
  ],
+ "config.discard": [
+  "تجاهل التغييرات"
+ ],
+ "config.effective": [
+  "الإعدادات الفعلية"
+ ],
+ "config.effectiveDescription": [
+  "القيم الافتراضية بعد تطبيق التجاوز: كل إعداد وقيمته ومصدره."
+ ],
+ "config.effectiveWhat": [
+  "الإعدادات الفعلية"
+ ],
+ "config.filter": [
+  "تصفية الإعدادات"
+ ],
+ "config.from": [
+  "المصدر"
+ ],
+ "config.fromDefault": [
+  "افتراضي"
+ ],
+ "config.fromOverride": [
+  "تجاوز"
+ ],
+ "config.level": [
+  "المستوى"
+ ],
+ "config.levelBranch": [
+  "الفرع"
+ ],
+ "config.levelEnvironment": [
+  "البيئة"
+ ],
+ "config.levelProject": [
+  "المشروع"
+ ],
+ "config.noMatch": [
+  "لا يوجد إعداد يطابق «",
+  [
+   "filter"
+  ],
+  "»."
+ ],
+ "config.otherKeys": [
+  "مفاتيح أخرى"
+ ],
+ "config.otherKeysHint": [
+  "مسارات منقّطة، مفصولة بفواصل أو مسافات (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "التجاوز"
+ ],
+ "config.overrideBranch": [
+  "التجاوز (مستوى الفرع)"
+ ],
+ "config.overrideDescription": [
+  "ما يضبطه المشروع فوق القيم الافتراضية، بصيغة JSON (يُسمح بالمفاتيح المنقّطة). يحتفظ Gatehouse بتجاوز واحد لكل مشروع: تعرضه مستويات المشروع والفرع والبيئة كلها وتعدّله."
+ ],
+ "config.overrideEnvironment": [
+  "التجاوز (مستوى البيئة)"
+ ],
+ "config.overrideProject": [
+  "التجاوز (مستوى المشروع)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لا مفاتيح لإعادة التعيين"
+    ],
+    "one": [
+     "إعادة تعيين مفتاح واحد"
+    ],
+    "two": [
+     "إعادة تعيين مفتاحين"
+    ],
+    "few": [
+     "إعادة تعيين ",
+     "#",
+     " مفاتيح"
+    ],
+    "many": [
+     "إعادة تعيين ",
+     "#",
+     " مفتاحًا"
+    ],
+    "other": [
+     "إعادة تعيين ",
+     "#",
+     " مفتاح"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لم يُعَد تعيين أي مفتاح."
+    ],
+    "one": [
+     "أُعيد تعيين مفتاح واحد."
+    ],
+    "two": [
+     "أُعيد تعيين مفتاحين."
+    ],
+    "few": [
+     "أُعيد تعيين ",
+     "#",
+     " مفاتيح."
+    ],
+    "many": [
+     "أُعيد تعيين ",
+     "#",
+     " مفتاحًا."
+    ],
+    "other": [
+     "أُعيد تعيين ",
+     "#",
+     " مفتاح."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "تعود الإعدادات في المسارات المختارة (وما تحتها) إلى قيمها الافتراضية."
+ ],
+ "config.resetKeys": [
+  "إعادة تعيين المفاتيح"
+ ],
+ "config.resetOnlyBelow": [
+  "لا يمكن إعادة تعيين المفاتيح إلا في مستويي الفرع والبيئة."
+ ],
+ "config.resetting": [
+  "جارٍ إعادة التعيين…"
+ ],
+ "config.saveOverride": [
+  "حفظ التجاوز"
+ ],
+ "config.saved": [
+  "تم حفظ التجاوز."
+ ],
+ "config.secretHidden": [
+  "•••••• (انظر التجاوز)"
+ ],
+ "config.setsNothing": [
+  "لا يضبط التجاوز شيئًا."
+ ],
+ "config.setting": [
+  "الإعداد"
+ ],
+ "config.source": [
+  "المصدر"
+ ],
+ "config.sourceDescription": [
+  "مصدر التجاوز. التعديلات التي تُجرى هنا أثناء ارتباطه يستبدلها الدفع التالي."
+ ],
+ "config.sourceGithub": [
+  "دُفع من GitHub: ",
+  [
+   "repo"
+  ],
+  "، الفرع ",
+  [
+   "branch"
+  ],
+  "، الإيداع ",
+  [
+   "commit"
+  ],
+  "، الملف ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "دُفع من GitHub: ",
+  [
+   "repo"
+  ],
+  "، الفرع ",
+  [
+   "branch"
+  ],
+  "، الإيداع ",
+  [
+   "commit"
+  ],
+  "، الملف ",
+  [
+   "file"
+  ],
+  "، سير العمل ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "دُفع من أداة لم تذكر مصدره."
+ ],
+ "config.sourceUnlinked": [
+  "غير مرتبط: يُعدَّل التجاوز هنا أو عبر واجهة API."
+ ],
+ "config.sourceWhat": [
+  "مصدر الإعدادات"
+ ],
+ "config.unlink": [
+  "فك الارتباط"
+ ],
+ "config.unlinkExplained": [
+  "يبقى التجاوز كما هو؛ ولن تذكر لوحة التحكم مصدره بعد الآن."
+ ],
+ "config.unlinkTitle": [
+  "هل تريد فك ارتباط الإعدادات بمصدرها؟"
+ ],
+ "config.value": [
+  "القيمة"
+ ],
+ "config.whatBranch": [
+  "تجاوز الفرع"
+ ],
+ "config.whatEnvironment": [
+  "تجاوز البيئة"
+ ],
+ "config.whatProject": [
+  "تجاوز المشروع"
+ ],
  "connect.copyCode": [
   "نسخ كود ",
   [
@@ -578,6 +932,84 @@ export const messages: Messages = {
  "copy.refused": [
   "لم يسمح المتصفح بالنسخ: حدّده وانسخه يدويًا."
  ],
+ "dataVault.add": [
+  "إضافة المخزن"
+ ],
+ "dataVault.addDescription": [
+  "يحفظ المخزن القيم حسب المفتاح، مشفّرة مرتين: بواسطة حزمة SDK للخادم بسرّك قبل أن تغادر خادمك (PBKDF2 + AES-GCM)، ثم مرة أخرى عند التخزين بمفتاح مشتق من سرّ المنصة."
+ ],
+ "dataVault.addTitle": [
+  "إضافة مخزن"
+ ],
+ "dataVault.displayName": [
+  "الاسم المعروض"
+ ],
+ "dataVault.displayNameOf": [
+  "الاسم المعروض لـ ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "يوجد مخزن بالمعرّف ",
+  [
+   "id"
+  ],
+  " بالفعل."
+ ],
+ "dataVault.idHint": [
+  "أحرف وأرقام و- و_؛ تسمّي حزمة SDK المخزن به."
+ ],
+ "dataVault.idInvalid": [
+  "استخدم من 1 إلى 63 حرفًا أو رقمًا أو - أو _."
+ ],
+ "dataVault.none": [
+  "لا توجد مخازن بعد."
+ ],
+ "dataVault.remove": [
+  "إزالة"
+ ],
+ "dataVault.removeConfirm": [
+  "إزالة المخزن"
+ ],
+ "dataVault.removeExplained": [
+  "تُجيب قراءة ",
+  [
+   "id"
+  ],
+  " أو الكتابة فيه بأن المخزن غير موجود حتى تُعاد إضافته؛ وتبقى القيم المشفّرة في قاعدة البيانات وتعود معه."
+ ],
+ "dataVault.removeNamed": [
+  "إزالة ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "هل تريد إزالة المخزن ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "dataVault.rename": [
+  "إعادة التسمية"
+ ],
+ "dataVault.renameNamed": [
+  "إعادة تسمية ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "معرّف المخزن"
+ ],
+ "dataVault.stores": [
+  "المخازن"
+ ],
+ "dataVault.useTitle": [
+  "استخدام مخزن"
+ ],
  "domains.add": [
   "إضافة نطاق"
  ],
@@ -631,6 +1063,359 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "تشغيل وضع الإنتاج"
+ ],
+ "emailDelete.delete": [
+  "حذف"
+ ],
+ "emailDelete.deleteDraft": [
+  "حذف المسودة"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "هل تريد حذف المسودة ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "حذف القالب"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "هل تريد حذف القالب ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.deleteTheme": [
+  "حذف السمة"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "هل تريد حذف السمة ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "emailDelete.draftConsequence": [
+  "تُزال ",
+  [
+   "name"
+  ],
+  " نهائيًا؛ وتبقى الرسائل المرسلة منها في قائمة المرسل."
+ ],
+ "emailDelete.reset": [
+  "إعادة التعيين"
+ ],
+ "emailDelete.resetNamed": [
+  "إعادة تعيين ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "إعادة تعيين القالب"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "هل تريد إعادة ",
+  [
+   "name"
+  ],
+  " إلى القالب المدمج؟"
+ ],
+ "emailDelete.resetTheme": [
+  "إعادة تعيين السمة"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "هل تريد إعادة ",
+  [
+   "name"
+  ],
+  " إلى السمة المدمجة؟"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " هي سمة رسائل المشروع: تحل Default Light محلها. وتستخدم القوالب والمسودات التي ذكرتها سمة المشروع."
+ ],
+ "emailDelete.templateConsequence": [
+  "تُزال ",
+  [
+   "name"
+  ],
+  "؛ ويفشل إرساله بالمعرّف من الآن."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "تُلغى تغييراتك على ",
+  [
+   "name"
+  ],
+  ": وتعود المنصة لإرسال نسختها المدمجة."
+ ],
+ "emailDelete.themeConsequence": [
+  "تستخدم القوالب والمسودات التي ذكرت ",
+  [
+   "name"
+  ],
+  " سمة المشروع."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "تُلغى تغييراتك على ",
+  [
+   "name"
+  ],
+  " ويُستخدم مصدرها المدمج مجددًا."
+ ],
+ "emailEditor.allEmails": [
+  "كل الرسائل"
+ ],
+ "emailEditor.backToEmails": [
+  "العودة إلى الرسائل"
+ ],
+ "emailEditor.draftTitle": [
+  "مسودة: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "أصلح المصدر لتعديل نصوصه."
+ ],
+ "emailEditor.goToLine": [
+  "الانتقال إلى السطر ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(السطر ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "الاسم"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "لا يوجد قالب كهذا"
+ ],
+ "emailEditor.noText": [
+  "لا يحتوي هذا المصدر على نص ثابت."
+ ],
+ "emailEditor.noTheme": [
+  "بلا سمة"
+ ],
+ "emailEditor.noVariables": [
+  "لا يقرأ هذا القالب أي متغيرات."
+ ],
+ "emailEditor.position": [
+  "السطر ",
+  [
+   "line"
+  ],
+  "، العمود ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "المعاينة"
+ ],
+ "emailEditor.previewFrame": [
+  "معاينة الرسالة"
+ ],
+ "emailEditor.projectTheme": [
+  "سمة المشروع"
+ ],
+ "emailEditor.readingTexts": [
+  "جارٍ قراءة النصوص…"
+ ],
+ "emailEditor.rendering": [
+  "جارٍ العرض…"
+ ],
+ "emailEditor.source": [
+  "المصدر (TSX)"
+ ],
+ "emailEditor.subject": [
+  "الموضوع: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "قالب: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "النص ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "النصوص"
+ ],
+ "emailEditor.theme": [
+  "السمة"
+ ],
+ "emailEditor.themeTitle": [
+  "السمة: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "المتغيرات"
+ ],
+ "emailEditor.variablesExplained": [
+  "تستخدم المعاينات ",
+  [
+   "preview"
+  ],
+  " الخاصة بالقالب؛ وتتلقى الرسائل المتغيرات التي تُرسل بها، إضافة إلى ",
+  [
+   "user"
+  ],
+  " و",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "يرسل الخادم المشترك رسائل المنصة نفسها بالمظهر المدمج؛ ويتطلب تعديل القوالب وإرسال الرسائل خادم SMTP خاصًا بك."
+ ],
+ "emailServer.host": [
+  "مضيف SMTP"
+ ],
+ "emailServer.noReason": [
+  "لم يُذكر سبب"
+ ],
+ "emailServer.own": [
+  "خادم SMTP خاص"
+ ],
+ "emailServer.password": [
+  "كلمة مرور SMTP"
+ ],
+ "emailServer.port": [
+  "منفذ SMTP"
+ ],
+ "emailServer.save": [
+  "حفظ خادم البريد"
+ ],
+ "emailServer.saved": [
+  "تم حفظ خادم البريد."
+ ],
+ "emailServer.sendTest": [
+  "إرسال رسالة اختبار"
+ ],
+ "emailServer.senderEmail": [
+  "بريد المرسل"
+ ],
+ "emailServer.senderName": [
+  "اسم المرسل"
+ ],
+ "emailServer.server": [
+  "الخادم"
+ ],
+ "emailServer.shared": [
+  "خادم مشترك"
+ ],
+ "emailServer.testForm": [
+  "إرسال رسالة اختبار"
+ ],
+ "emailServer.testRecipient": [
+  "مستلم رسالة الاختبار"
+ ],
+ "emailServer.testRefused": [
+  "رفضها الخادم: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "قبل الخادم رسالة الاختبار إلى ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "خادم البريد"
+ ],
+ "emailServer.username": [
+  "اسم مستخدم SMTP"
+ ],
+ "emails.createDraft": [
+  "إنشاء مسودة"
+ ],
+ "emails.createTemplate": [
+  "إنشاء قالب"
+ ],
+ "emails.createTheme": [
+  "إنشاء سمة"
+ ],
+ "emails.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "emails.drafts": [
+  "المسودات"
+ ],
+ "emails.draftsDescription": [
+  "رسائل تُكتب مرة واحدة وتُرسل إلى بعض المستخدمين أو جميعهم."
+ ],
+ "emails.newDraftName": [
+  "اسم المسودة الجديدة"
+ ],
+ "emails.newTemplateName": [
+  "اسم القالب الجديد"
+ ],
+ "emails.newThemeName": [
+  "اسم السمة الجديدة"
+ ],
+ "emails.noDrafts": [
+  "لا توجد مسودات بعد."
+ ],
+ "emails.notSent": [
+  "لم تُرسل"
+ ],
+ "emails.outboxLink": [
+  "الرسائل المرسلة وصندوق الصادر"
+ ],
+ "emails.projectTheme": [
+  "سمة رسائل المشروع"
+ ],
+ "emails.selected": [
+  "محدّدة"
+ ],
+ "emails.sentAt": [
+  "أُرسلت في ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "القوالب"
+ ],
+ "emails.templatesDescription": [
+  "تستخدم رسائل المنصة نفسها قالب نوعها؛ وتسري التعديلات على الرسالة التالية المرسلة."
+ ],
+ "emails.themes": [
+  "السمات"
+ ],
+ "emails.themesDescription": [
+  "تُحيط السمة بنص كل رسالة (الترويسة، التذييل، رابط إلغاء الاشتراك)."
  ],
  "error.generic": [
   "حدث خطأ ما. حاول مرة أخرى."
@@ -1018,6 +1803,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "حسابات OAuth"
  ],
+ "oauthApps.allowDynamic": [
+  "السماح بالتسجيل الديناميكي للعملاء (تسجّل التطبيقات وعملاء MCP نفسها)"
+ ],
+ "oauthApps.applications": [
+  "التطبيقات"
+ ],
+ "oauthApps.clientId": [
+  "معرّف العميل"
+ ],
+ "oauthApps.clientSecret": [
+  "سرّ العميل"
+ ],
+ "oauthApps.confidential": [
+  "سرّي"
+ ],
+ "oauthApps.copyClientId": [
+  "نسخ معرّف العميل"
+ ],
+ "oauthApps.copyClientSecret": [
+  "نسخ سرّ العميل"
+ ],
+ "oauthApps.copySecretNow": [
+  "انسخ سرّ العميل الآن: هذه هي المرة الوحيدة التي يُعرض فيها."
+ ],
+ "oauthApps.createdAt": [
+  "أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "مطالبات مخصّصة: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "حذف"
+ ],
+ "oauthApps.deleteConfirm": [
+  "حذف التطبيق"
+ ],
+ "oauthApps.deleteExplained": [
+  "يُرفض معرّف العميل الخاص به من الآن، ويتوقف كل رمز يحمله عن العمل فورًا."
+ ],
+ "oauthApps.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "هل تريد حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "oauthApps.done": [
+  "تم"
+ ],
+ "oauthApps.edit": [
+  "تعديل"
+ ],
+ "oauthApps.editNamed": [
+  "تعديل ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "بيانات اعتماد العميل"
+ ],
+ "oauthApps.grantRefresh": [
+  "تحديث"
+ ],
+ "oauthApps.grantSignIn": [
+  "تسجيل الدخول"
+ ],
+ "oauthApps.intro": [
+  "التطبيقات التي تُسجّل دخول مستخدميك بهذا المشروع («تسجيل الدخول باستخدام …»)، والأجهزة التي تحصل على رموز ببيانات اعتماد العميل."
+ ],
+ "oauthApps.issuer": [
+  "المُصدِر (الاكتشاف وJWKS ونقاط النهاية تحته):"
+ ],
+ "oauthApps.logoUrl": [
+  "عنوان URL للشعار"
+ ],
+ "oauthApps.machineToMachine": [
+  "من جهاز إلى جهاز (بيانات اعتماد العميل)"
+ ],
+ "oauthApps.name": [
+  "الاسم"
+ ],
+ "oauthApps.newApplication": [
+  "تطبيق جديد"
+ ],
+ "oauthApps.none": [
+  "لا توجد تطبيقات بعد."
+ ],
+ "oauthApps.provider": [
+  "المزوّد"
+ ],
+ "oauthApps.public": [
+  "عام"
+ ],
+ "oauthApps.redirectUris": [
+  "عناوين URI لإعادة التوجيه"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "واحد في كل سطر، يُقارن حرفيًا (دون أحرف بدل)."
+ ],
+ "oauthApps.register": [
+  "تسجيل التطبيق"
+ ],
+ "oauthApps.registerTitle": [
+  "تسجيل تطبيق"
+ ],
+ "oauthApps.registered": [
+  "تم تسجيل ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.registeredItself": [
+  "سجّل نفسه"
+ ],
+ "oauthApps.registering": [
+  "جارٍ التسجيل…"
+ ],
+ "oauthApps.save": [
+  "حفظ"
+ ],
+ "oauthApps.scopes": [
+  "النطاقات المسموح بها"
+ ],
+ "oauthApps.scopesHint": [
+  "مفصولة بمسافات: openid وemail وprofile وoffline_access ونطاقات واجهتك البرمجية."
+ ],
+ "oauthApps.type": [
+  "النوع"
+ ],
+ "oauthApps.typeConfidential": [
+  "سرّي (خادم يحتفظ بسرّ)"
+ ],
+ "oauthApps.typePublic": [
+  "عام (تطبيق صفحة واحدة أو تطبيق أصلي، PKCE فقط)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " السبب: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1112,6 +2054,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "اشتراط توثيق البريد الإلكتروني (يُقيَّد المستخدمون الذين لا يملكون بريدًا رئيسيًا موثّقًا)"
  ],
+ "outbox.anyStatus": [
+  "أي حالة"
+ ],
+ "outbox.cancelEmail": [
+  "إلغاء الرسالة"
+ ],
+ "outbox.changeEmail": [
+  "تغيير الرسالة"
+ ],
+ "outbox.content": [
+  "المحتوى"
+ ],
+ "outbox.delivery": [
+  "التسليم"
+ ],
+ "outbox.deliveryDescription": [
+  "الرسائل التي أرسلها هذا المشروع. لا تُستقبل الارتدادات وبلاغات البريد العشوائي من خوادم SMTP."
+ ],
+ "outbox.due": [
+  "الموعد"
+ ],
+ "outbox.dueOrSent": [
+  "الموعد أو الإرسال"
+ ],
+ "outbox.emailContent": [
+  "محتوى الرسالة"
+ ],
+ "outbox.empty": [
+  "صندوق الصادر فارغ."
+ ],
+ "outbox.error": [
+  "الخطأ"
+ ],
+ "outbox.kind": [
+  "النوع"
+ ],
+ "outbox.last30Days": [
+  "آخر 30 يومًا"
+ ],
+ "outbox.lastDay": [
+  "آخر يوم"
+ ],
+ "outbox.lastError": [
+  "آخر خطأ: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "آخر ساعة"
+ ],
+ "outbox.lastWeek": [
+  "آخر أسبوع"
+ ],
+ "outbox.noContent": [
+  "لا يوجد محتوى."
+ ],
+ "outbox.noSubject": [
+  "(بلا موضوع)"
+ ],
+ "outbox.noneSent": [
+  "لم تُرسل أي رسالة بعد."
+ ],
+ "outbox.noneWithStatus": [
+  "لا توجد رسائل بالحالة «",
+  [
+   "status"
+  ],
+  "»."
+ ],
+ "outbox.notEditable": [
+  "لا يمكن تغيير رسالة قيد الإرسال أو مُرسلة."
+ ],
+ "outbox.notRendered": [
+  "لم تُعرض بعد: تُعرض من قالبها عند الإرسال، ما لم تكتب HTML الخاص بها هنا."
+ ],
+ "outbox.note": [
+  "ملاحظة"
+ ],
+ "outbox.outbox": [
+  "صندوق الصادر"
+ ],
+ "outbox.outboxDescription": [
+  "كل رسائل المشروع، الأحدث أولًا: في الانتظار، قيد الإرسال، مُرسلة، فاشلة، أو متخطّاة مع السبب."
+ ],
+ "outbox.pagerLabel": [
+  "صفحات صندوق الصادر"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/ث"
+ ],
+ "outbox.plainText": [
+  "نص عادي (اختياري)"
+ ],
+ "outbox.rate": [
+  "المعدّل، آخر دقيقة"
+ ],
+ "outbox.saveChanges": [
+  "حفظ التغييرات"
+ ],
+ "outbox.sendNow": [
+  "إرسال الآن"
+ ],
+ "outbox.sent": [
+  "المُرسلة"
+ ],
+ "outbox.sentAt": [
+  "وقت الإرسال"
+ ],
+ "outbox.sentDescription": [
+  "أحدث 100 رسالة أُرسلت أو جُرّب إرسالها، الأحدث أولًا؛ وتعرض الرسالة التي لم تُرسل بعد آخر خطأ لها."
+ ],
+ "outbox.sentEmails": [
+  "الرسائل المُرسلة"
+ ],
+ "outbox.sentTerm": [
+  "أُرسلت"
+ ],
+ "outbox.skipped": [
+  "متخطّاة: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "الحالة"
+ ],
+ "outbox.statusFailed": [
+  "فاشلة"
+ ],
+ "outbox.statusQueued": [
+  "في الانتظار"
+ ],
+ "outbox.statusSending": [
+  "قيد الإرسال"
+ ],
+ "outbox.statusSent": [
+  "مُرسلة"
+ ],
+ "outbox.statusSkipped": [
+  "متخطّاة"
+ ],
+ "outbox.subject": [
+  "الموضوع"
+ ],
+ "outbox.to": [
+  "إلى"
+ ],
  "overview.activeUsers": [
   "المستخدمون النشطون"
  ],
@@ -1168,6 +2261,444 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "المستخدمون حسب طريقة التسجيل"
+ ],
+ "pager.first": [
+  "الصفحة الأولى"
+ ],
+ "pager.next": [
+  "الصفحة التالية"
+ ],
+ "pager.previous": [
+  "الصفحة السابقة"
+ ],
+ "payments.addAProduct": [
+  "إضافة منتج"
+ ],
+ "payments.addAProductLine": [
+  "إضافة خط منتجات"
+ ],
+ "payments.addAnItem": [
+  "إضافة عنصر"
+ ],
+ "payments.addItem": [
+  "إضافة العنصر"
+ ],
+ "payments.addLine": [
+  "إضافة خط المنتجات"
+ ],
+ "payments.addProduct": [
+  "إضافة المنتج"
+ ],
+ "payments.amount": [
+  "المبلغ"
+ ],
+ "payments.any": [
+  "أي نوع"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (كما هو الآن)"
+ ],
+ "payments.billing": [
+  "الفوترة"
+ ],
+ "payments.billingMonth": [
+  "كل شهر"
+ ],
+ "payments.billingWeek": [
+  "كل أسبوع"
+ ],
+ "payments.billingYear": [
+  "كل سنة"
+ ],
+ "payments.blockNewPurchases": [
+  "حظر المشتريات الجديدة"
+ ],
+ "payments.cancelEditing": [
+  "إلغاء التعديل"
+ ],
+ "payments.chargesEnabled": [
+  "تفعيل التحصيل"
+ ],
+ "payments.continueOnStripe": [
+  "المتابعة على Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "متابعة الإعداد"
+ ],
+ "payments.currency": [
+  "العملة"
+ ],
+ "payments.customer": [
+  "عميل"
+ ],
+ "payments.customerDescription": [
+  "معرّف مستخدم أو فريق (من صفحته)، أو معرّفك الخاص لعميل مخصّص."
+ ],
+ "payments.customerId": [
+  "معرّف العميل"
+ ],
+ "payments.customerType": [
+  "نوع العميل"
+ ],
+ "payments.customerTypeCustom": [
+  "مخصّص"
+ ],
+ "payments.customerTypeOf": [
+  "صنف العميل"
+ ],
+ "payments.customerTypeTeam": [
+  "فريق"
+ ],
+ "payments.customerTypeUser": [
+  "مستخدم"
+ ],
+ "payments.delete": [
+  "حذف"
+ ],
+ "payments.deleteExplained": [
+  "يحتفظ العملاء الذين يملكونه بما اشتروه؛ ولا يمكن بعد الآن شراؤه أو منحه أو تضمينه."
+ ],
+ "payments.deleteItem": [
+  "حذف العنصر"
+ ],
+ "payments.deleteItemNamed": [
+  "حذف العنصر ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "هل تريد حذف العنصر ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.deleteLine": [
+  "حذف خط المنتجات"
+ ],
+ "payments.deleteLineNamed": [
+  "حذف خط المنتجات ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "هل تريد حذف خط المنتجات ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.deleteProduct": [
+  "حذف المنتج"
+ ],
+ "payments.deleteProductNamed": [
+  "حذف المنتج ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "هل تريد حذف المنتج ",
+  [
+   "id"
+  ],
+  "؟"
+ ],
+ "payments.detailsSubmitted": [
+  "تم إرسال البيانات"
+ ],
+ "payments.edit": [
+  "تعديل"
+ ],
+ "payments.editItemNamed": [
+  "تعديل العنصر ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "تعديل خط المنتجات ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "تعديل المنتج ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل يوم"
+    ],
+    "two": [
+     "كل يومين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أيام"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " يومًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " يوم"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل شهر"
+    ],
+    "two": [
+     "كل شهرين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أشهر"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " شهرًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " شهر"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل أسبوع"
+    ],
+    "two": [
+     "كل أسبوعين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " أسابيع"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " أسبوعًا"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " أسبوع"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "كل سنة"
+    ],
+    "two": [
+     "كل سنتين"
+    ],
+    "few": [
+     "كل ",
+     "#",
+     " سنوات"
+    ],
+    "many": [
+     "كل ",
+     "#",
+     " سنة"
+    ],
+    "other": [
+     "كل ",
+     "#",
+     " سنة"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "يعرض النموذج سعرًا واحدًا لهذا المنتج وأول عنصر مضمّن فيه؛ وتبقى أسعاره وعناصره الأخرى كما هي."
+ ],
+ "payments.free": [
+  "مجاني، مضمّن افتراضيًا"
+ ],
+ "payments.id": [
+  "المعرّف"
+ ],
+ "payments.includedByDefault": [
+  "مضمّن افتراضيًا"
+ ],
+ "payments.includedItem": [
+  "العنصر المضمّن"
+ ],
+ "payments.includes": [
+  "يتضمن ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "اسم العنصر"
+ ],
+ "payments.items": [
+  "العناصر"
+ ],
+ "payments.itemsDescription": [
+  "ما يملك العملاء كمية منه (أرصدة، مقاعد)؛ وتتضمنه المنتجات."
+ ],
+ "payments.lineBadge": [
+  "الخط ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "نوع عميل الخط"
+ ],
+ "payments.lineName": [
+  "اسم الخط"
+ ],
+ "payments.mode": [
+  "الوضع"
+ ],
+ "payments.modeDescription": [
+  "في وضع الاختبار تمر المشتريات عبر صفحة الدفع التجريبية للمنصة (لا تُخصم أي بطاقة). وحظر المشتريات الجديدة يُبقي ما يملكه العملاء."
+ ],
+ "payments.no": [
+  "لا"
+ ],
+ "payments.noItems": [
+  "لا توجد عناصر بعد."
+ ],
+ "payments.noProductLines": [
+  "لا توجد خطوط منتجات بعد."
+ ],
+ "payments.noProducts": [
+  "لا توجد منتجات بعد."
+ ],
+ "payments.none": [
+  "لا شيء"
+ ],
+ "payments.onboardingReady": [
+  "رابط الإعداد جاهز:"
+ ],
+ "payments.once": [
+  "مرة واحدة"
+ ],
+ "payments.oneTime": [
+  "مرة واحدة"
+ ],
+ "payments.payoutsEnabled": [
+  "تفعيل الدفعات"
+ ],
+ "payments.price": [
+  "السعر"
+ ],
+ "payments.priceId": [
+  "معرّف السعر"
+ ],
+ "payments.priceToEdit": [
+  "السعر المراد تعديله"
+ ],
+ "payments.productCustomerType": [
+  "نوع عميل المنتج"
+ ],
+ "payments.productLine": [
+  "خط المنتجات"
+ ],
+ "payments.productLines": [
+  "خطوط المنتجات"
+ ],
+ "payments.productLinesDescription": [
+  "يملك العميل منتجًا واحدًا على الأكثر من كل خط (الخطط: Free وPro وMax)؛ وشراء آخر يبدّله."
+ ],
+ "payments.productName": [
+  "اسم المنتج"
+ ],
+ "payments.products": [
+  "المنتجات"
+ ],
+ "payments.productsDescription": [
+  "ما يشتريه العملاء أو يُمنحونه: الأسعار لكل عملة وفترة، والعناصر المضمّنة."
+ ],
+ "payments.quantityIncluded": [
+  "الكمية المضمّنة"
+ ],
+ "payments.refreshStatus": [
+  "تحديث الحالة"
+ ],
+ "payments.saveItem": [
+  "حفظ العنصر"
+ ],
+ "payments.saveLine": [
+  "حفظ خط المنتجات"
+ ],
+ "payments.saveProduct": [
+  "حفظ المنتج"
+ ],
+ "payments.setUpStripe": [
+  "إعداد Stripe"
+ ],
+ "payments.showCustomer": [
+  "عرض العميل"
+ ],
+ "payments.stackable": [
+  "قابل للتكديس (يُشترى أكثر من مرة)"
+ ],
+ "payments.stripeAccount": [
+  "الحساب"
+ ],
+ "payments.stripeDescription": [
+  "خارج وضع الاختبار يدفع العملاء عبر حساب Stripe الخاص بالمشروع، المتصل هنا بإعداد Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "غير متصل: لا يوجد حساب Stripe متصل بهذا المشروع بعد."
+ ],
+ "payments.testMode": [
+  "وضع الاختبار"
+ ],
+ "payments.transactions": [
+  "المعاملات"
+ ],
+ "payments.yes": [
+  "نعم"
  ],
  "permissions.actions": [
   "الإجراءات"
@@ -1293,6 +2824,205 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "المشاريع"
+ ],
+ "sendDraft.allUsers": [
+  "كل المستخدمين"
+ ],
+ "sendDraft.confirmTitle": [
+  "هل تريد إرسال هذه المسودة؟"
+ ],
+ "sendDraft.everyUserGets": [
+  "يتلقى كل مستخدم في المشروع هذه الرسالة."
+ ],
+ "sendDraft.lastSent": [
+  "آخر إرسال في ",
+  [
+   "date"
+  ],
+  ". احفظ تغييراتك قبل الإرسال."
+ ],
+ "sendDraft.recipients": [
+  "المستلمون"
+ ],
+ "sendDraft.saveFirst": [
+  "احفظ تغييراتك قبل الإرسال."
+ ],
+ "sendDraft.send": [
+  "إرسال"
+ ],
+ "sendDraft.sendEllipsis": [
+  "إرسال…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لم تُرسل إلى أي مستخدم (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "one": [
+     "أُرسلت إلى مستخدم واحد (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "two": [
+     "أُرسلت إلى مستخدمَين (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "few": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدمين (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "many": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدمًا (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ],
+    "other": [
+     "أُرسلت إلى ",
+     "#",
+     " مستخدم (يُتخطّى من أوقف هذا النوع من الرسائل)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "الموضوع"
+ ],
+ "sendDraft.subjectHint": [
+  "اتركه فارغًا لاستخدام موضوع المسودة."
+ ],
+ "sendDraft.theseUsers": [
+  "هؤلاء المستخدمون"
+ ],
+ "sendDraft.title": [
+  "الإرسال"
+ ],
+ "sendDraft.userIds": [
+  "معرّفات المستخدمين"
+ ],
+ "sendDraft.userIdsHint": [
+  "مفصولة بفواصل أو مسافات."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "zero": [
+     "لن يتلقى أي مستخدم هذه الرسالة."
+    ],
+    "one": [
+     "يتلقى مستخدم واحد هذه الرسالة."
+    ],
+    "two": [
+     "يتلقى مستخدمان هذه الرسالة."
+    ],
+    "few": [
+     "يتلقى ",
+     "#",
+     " مستخدمين هذه الرسالة."
+    ],
+    "many": [
+     "يتلقى ",
+     "#",
+     " مستخدمًا هذه الرسالة."
+    ],
+    "other": [
+     "يتلقى ",
+     "#",
+     " مستخدم هذه الرسالة."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "اسم المشروع للتأكيد"
+ ],
+ "settings.dangerDescription": [
+  "يؤدي حذف المشروع إلى حذف مستخدميه وفرقه ومفاتيحه وإعداداته. لا يمكن التراجع عن ذلك."
+ ],
+ "settings.dangerZone": [
+  "منطقة الخطر"
+ ],
+ "settings.deleteExplained": [
+  "سيُحذف كل ما في المشروع. اكتب اسم المشروع للتأكيد."
+ ],
+ "settings.deleteForever": [
+  "حذف نهائي"
+ ],
+ "settings.deleteProject": [
+  "حذف المشروع"
+ ],
+ "settings.deleteTitle": [
+  "هل تريد حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "settings.description": [
+  "الوصف"
+ ],
+ "settings.general": [
+  "عام"
+ ],
+ "settings.logoDarkFull": [
+  "الشعار الكامل للوضع الداكن"
+ ],
+ "settings.logoDarkSquare": [
+  "شعار الوضع الداكن (مربع)"
+ ],
+ "settings.logoFull": [
+  "الشعار الكامل"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… أو data:image/…"
+ ],
+ "settings.logoPreview": [
+  "معاينة ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "الشعار (مربع)"
+ ],
+ "settings.newOwnerTeam": [
+  "الفريق المالك الجديد"
+ ],
+ "settings.projectId": [
+  "معرّف المشروع"
+ ],
+ "settings.projectName": [
+  "اسم المشروع"
+ ],
+ "settings.save": [
+  "حفظ"
+ ],
+ "settings.saved": [
+  "تم الحفظ."
+ ],
+ "settings.saving": [
+  "جارٍ الحفظ…"
+ ],
+ "settings.teamNotIn": [
+  "فريق لست عضوًا فيه"
+ ],
+ "settings.transfer": [
+  "نقل"
+ ],
+ "settings.transferDescription": [
+  "يملكه ",
+  [
+   "owner"
+  ],
+  ". انقله إلى فريق آخر من فرقك."
+ ],
+ "settings.transferred": [
+  "تم النقل."
+ ],
+ "settings.transferring": [
+  "جارٍ النقل…"
  ],
  "shell.allProjects": [
   "كل المشاريع"
@@ -2139,5 +3869,283 @@ export const messages: Messages = {
  ],
  "users.user": [
   "المستخدم"
+ ],
+ "webhookLog.actions": [
+  "الإجراءات"
+ ],
+ "webhookLog.allEndpoints": [
+  "كل نقاط النهاية"
+ ],
+ "webhookLog.attempts": [
+  "المحاولات"
+ ],
+ "webhookLog.deliveries": [
+  "عمليات التسليم"
+ ],
+ "webhookLog.description": [
+  "أحدث 100 رسالة، الأحدث أولًا. تُعاد المحاولات الفاشلة بعد 5 ث، 5 د، 30 د، 2 س، 5 س، ثم كل 10 س (12 محاولة)؛ وإعادة الإرسال ترسل الرسالة مجددًا بنفس webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "معطّل"
+ ],
+ "webhookLog.event": [
+  "الحدث"
+ ],
+ "webhookLog.lastAnswer": [
+  "آخر إجابة"
+ ],
+ "webhookLog.latency": [
+  "زمن الاستجابة"
+ ],
+ "webhookLog.messages": [
+  "الرسائل"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " م.ث"
+ ],
+ "webhookLog.none": [
+  "لا توجد عمليات تسليم بعد."
+ ],
+ "webhookLog.replay": [
+  "إعادة الإرسال"
+ ],
+ "webhookLog.replayNamed": [
+  "إعادة إرسال ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "جارٍ إعادة الإرسال…"
+ ],
+ "webhookLog.response": [
+  "الاستجابة"
+ ],
+ "webhookLog.status": [
+  "الحالة"
+ ],
+ "webhookPortal.copyToken": [
+  "نسخ رمز البوابة"
+ ],
+ "webhookPortal.copyUrl": [
+  "نسخ عنوان URL لواجهة نقاط النهاية"
+ ],
+ "webhookPortal.create": [
+  "إنشاء رمز البوابة"
+ ],
+ "webhookPortal.createAnother": [
+  "إنشاء رمز بوابة آخر"
+ ],
+ "webhookPortal.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "webhookPortal.description": [
+  "رمز لإدارة نقاط نهاية webhook في هذا المشروع (العرض، الإضافة، التعديل، الاختبار، سجل التسليم) ولا شيء غير ذلك، صالح لمدة ساعة: أعطه لمن يدير جهة الاستقبال بدلًا من مفتاح المسؤول."
+ ],
+ "webhookPortal.endpointsApi": [
+  "واجهة نقاط النهاية"
+ ],
+ "webhookPortal.hide": [
+  "إخفاء الرمز"
+ ],
+ "webhookPortal.howToSend": [
+  "أرسله بوصفه مفتاح المسؤول مع معرّف المشروع:"
+ ],
+ "webhookPortal.oneHour": [
+  "ساعة واحدة (حتى ",
+  [
+   "time"
+  ],
+  " تقريبًا)"
+ ],
+ "webhookPortal.othersRefuse": [
+  "ترفضه عمليات الإدارة الأخرى."
+ ],
+ "webhookPortal.title": [
+  "الوصول إلى البوابة"
+ ],
+ "webhookPortal.token": [
+  "رمز البوابة"
+ ],
+ "webhookPortal.tokenTerm": [
+  "الرمز"
+ ],
+ "webhookPortal.validFor": [
+  "صالح لمدة"
+ ],
+ "webhooks.add": [
+  "إضافة نقطة النهاية"
+ ],
+ "webhooks.addDescription": [
+  "يُرسَل كل حدث في المشروع (المستخدمون، الفرق، العضويات، الأذونات، الرسائل، المدفوعات) إلى نقطة النهاية، موقّعًا وفق Standard Webhooks بسرّ whsec_ خاص بها. تُرفض العناوين الخاصة وعناوين الاسترجاع ما لم يسمح المشروع بـ localhost."
+ ],
+ "webhooks.addTitle": [
+  "إضافة نقطة نهاية"
+ ],
+ "webhooks.adding": [
+  "جارٍ الإضافة…"
+ ],
+ "webhooks.copiedIt": [
+  "لقد نسخته"
+ ],
+ "webhooks.copySecretNow": [
+  "انسخ سرّ التوقيع الآن"
+ ],
+ "webhooks.createdAt": [
+  "أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "حذف"
+ ],
+ "webhooks.deleteConfirm": [
+  "حذف نقطة النهاية"
+ ],
+ "webhooks.deleteExplained": [
+  "لن يتلقى ",
+  [
+   "url"
+  ],
+  " أي رسائل بعد الآن؛ وتُحذف عمليات التسليم المعلّقة وسجل التسليم."
+ ],
+ "webhooks.deleteNamed": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "هل تريد حذف نقطة النهاية هذه؟"
+ ],
+ "webhooks.deliveryLog": [
+  "سجل التسليم"
+ ],
+ "webhooks.description": [
+  "الوصف"
+ ],
+ "webhooks.disabledFailing": [
+  "معطّل: فشلت عمليات التسليم لمدة 5 أيام. فعّله عندما يعمل المستقبِل مجددًا."
+ ],
+ "webhooks.edit": [
+  "تعديل"
+ ],
+ "webhooks.editNamed": [
+  "تعديل ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "مفعّل: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "عنوان URL لنقطة النهاية"
+ ],
+ "webhooks.endpoints": [
+  "نقاط النهاية"
+ ],
+ "webhooks.eventTypes": [
+  "أنواع الأحداث"
+ ],
+ "webhooks.eventTypesHint": [
+  "مفصولة بفواصل، مثل user.created, team.created؛ فارغ: كل الأحداث."
+ ],
+ "webhooks.everyEventType": [
+  "كل أنواع الأحداث"
+ ],
+ "webhooks.listLabel": [
+  "نقاط نهاية الـ webhook"
+ ],
+ "webhooks.newDescription": [
+  "الوصف الجديد"
+ ],
+ "webhooks.newEventTypes": [
+  "أنواع الأحداث الجديدة"
+ ],
+ "webhooks.newEventTypesHint": [
+  "مفصولة بفواصل؛ فارغ: كل الأحداث."
+ ],
+ "webhooks.newUrl": [
+  "عنوان URL الجديد"
+ ],
+ "webhooks.noAnswer": [
+  "لا توجد إجابة"
+ ],
+ "webhooks.none": [
+  "لا توجد نقاط نهاية بعد."
+ ],
+ "webhooks.previousSecretUntil": [
+  "يظل السرّ السابق يوقّع حتى ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "يبدأ السرّ الجديد التوقيع فورًا؛ ويستمر السرّ الحالي في التوقيع بجانبه لمدة 24 ساعة حتى يتمكن المستقبِل من التبديل."
+ ],
+ "webhooks.rotateSecret": [
+  "تدوير السرّ"
+ ],
+ "webhooks.rotateSecretOf": [
+  "تدوير سرّ ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "هل تريد تدوير سرّ التوقيع؟"
+ ],
+ "webhooks.save": [
+  "حفظ نقطة النهاية"
+ ],
+ "webhooks.saving": [
+  "جارٍ الحفظ…"
+ ],
+ "webhooks.secretExplained": [
+  "يتحقق المستقبِل على ",
+  [
+   "url"
+  ],
+  " من كل رسالة به (مثل ",
+  [
+   "example"
+  ],
+  " من حزمة standardwebhooks). لن يُعرض هنا مرة أخرى؛ دوّره للحصول على سرّ جديد."
+ ],
+ "webhooks.sendTest": [
+  "إرسال اختبار"
+ ],
+ "webhooks.sendTestTo": [
+  "إرسال اختبار إلى ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "جارٍ الإرسال…"
+ ],
+ "webhooks.signingSecret": [
+  "سرّ التوقيع"
+ ],
+ "webhooks.testAccepted": [
+  "قُبلت الرسالة التجريبية."
+ ],
+ "webhooks.testFailed": [
+  "فشلت الرسالة التجريبية: ",
+  [
+   "reason"
+  ]
  ]
 };

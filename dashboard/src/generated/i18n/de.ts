@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "Der Assistent hat geantwortet."
+ ],
+ "aiChat.ask": [
+  "Den Assistenten fragen"
+ ],
+ "aiChat.assistant": [
+  "Assistent"
+ ],
+ "aiChat.conversation": [
+  "Unterhaltung"
+ ],
+ "aiChat.description": [
+  "Fragen Sie den KI-Assistenten zu dieser E-Mail; er sieht die Unterhaltung und den Quelltext, wie er im Editor steht."
+ ],
+ "aiChat.loading": [
+  "Unterhaltung wird geladen…"
+ ],
+ "aiChat.newConversation": [
+  "Neue Unterhaltung"
+ ],
+ "aiChat.none": [
+  "Noch keine Nachrichten."
+ ],
+ "aiChat.send": [
+  "Senden"
+ ],
+ "aiChat.sendHint": [
+  "Strg+Eingabe (⌘+Eingabe) sendet."
+ ],
+ "aiChat.useCode": [
+  "Code ",
+  [
+   "n"
+  ],
+  " im Editor verwenden"
+ ],
+ "aiChat.waiting": [
+  "Warten auf die Antwort…"
+ ],
+ "aiChat.you": [
+  "Sie"
+ ],
  "apiKeys.admin": [
   "Streng geheimer Admin-Schlüssel"
  ],
@@ -129,6 +172,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "Aktion"
+ ],
+ "auditLog.actor": [
+  "Akteur"
+ ],
+ "auditLog.actorAdmin": [
+  "Admin"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonym"
+ ],
+ "auditLog.actorId": [
+  "Akteur-ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM-Verzeichnis"
+ ],
+ "auditLog.actorServer": [
+  "Server"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO-Einrichtungslink"
+ ],
+ "auditLog.actorSystem": [
+  "System"
+ ],
+ "auditLog.actorUser": [
+  "Benutzer"
+ ],
+ "auditLog.description": [
+  "Sicherheits- und Verwaltungsereignisse, die neuesten zuerst, jedes in der Transaktion der Änderung geschrieben, die es festhält."
+ ],
+ "auditLog.details": [
+  "Einzelheiten"
+ ],
+ "auditLog.entries": [
+  "Einträge"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " exportieren"
+ ],
+ "auditLog.filter": [
+  "Filtern"
+ ],
+ "auditLog.filters": [
+  "Filter des Audit-Protokolls"
+ ],
+ "auditLog.ipAddress": [
+  "IP-Adresse"
+ ],
+ "auditLog.none": [
+  "Noch keine Einträge."
+ ],
+ "auditLog.noneMatch": [
+  "Keine Einträge passen."
+ ],
+ "auditLog.pagerLabel": [
+  "Seiten des Audit-Protokolls"
+ ],
+ "auditLog.tableLabel": [
+  "Einträge des Audit-Protokolls"
+ ],
+ "auditLog.target": [
+  "Ziel"
+ ],
+ "auditLog.targetId": [
+  "Ziel-ID"
+ ],
+ "auditLog.teamId": [
+  "Team-ID"
+ ],
+ "auditLog.time": [
+  "Zeit"
  ],
  "auth.addProvider": [
   "Einen Anbieter hinzufügen"
@@ -468,6 +589,207 @@ export const messages: Messages = {
  "common.working": [
   "Wird ausgeführt…"
  ],
+ "config.discard": [
+  "Änderungen verwerfen"
+ ],
+ "config.effective": [
+  "Wirksame Konfiguration"
+ ],
+ "config.effectiveDescription": [
+  "Die Standardwerte mit angewendeter Überschreibung: jede Einstellung, ihr Wert und ihre Herkunft."
+ ],
+ "config.effectiveWhat": [
+  "die wirksame Konfiguration"
+ ],
+ "config.filter": [
+  "Einstellungen filtern"
+ ],
+ "config.from": [
+  "Herkunft"
+ ],
+ "config.fromDefault": [
+  "Standard"
+ ],
+ "config.fromOverride": [
+  "Überschreibung"
+ ],
+ "config.level": [
+  "Ebene"
+ ],
+ "config.levelBranch": [
+  "Branch-Ebene"
+ ],
+ "config.levelEnvironment": [
+  "Umgebung"
+ ],
+ "config.levelProject": [
+  "Projekt"
+ ],
+ "config.noMatch": [
+  "Keine Einstellung passt zu „",
+  [
+   "filter"
+  ],
+  "“."
+ ],
+ "config.otherKeys": [
+  "Weitere Schlüssel"
+ ],
+ "config.otherKeysHint": [
+  "Pfade mit Punkten, durch Kommas oder Leerzeichen getrennt (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Überschreibung"
+ ],
+ "config.overrideBranch": [
+  "Überschreibung (Branch-Ebene)"
+ ],
+ "config.overrideDescription": [
+  "Was das Projekt über die Standardwerte setzt, als JSON (Schlüssel mit Punkten erlaubt). Gatehouse hat eine Überschreibung pro Projekt: Projekt-, Branch- und Umgebungsebene zeigen und bearbeiten alle dieselbe."
+ ],
+ "config.overrideEnvironment": [
+  "Überschreibung (Umgebungsebene)"
+ ],
+ "config.overrideProject": [
+  "Überschreibung (Projektebene)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Schlüssel zurücksetzen"
+    ],
+    "other": [
+     "#",
+     " Schlüssel zurücksetzen"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Schlüssel zurückgesetzt."
+    ],
+    "other": [
+     "#",
+     " Schlüssel zurückgesetzt."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Die Einstellungen an den gewählten Pfaden (und darunter) kehren zu ihren Standardwerten zurück."
+ ],
+ "config.resetKeys": [
+  "Schlüssel zurücksetzen"
+ ],
+ "config.resetOnlyBelow": [
+  "Schlüssel können nur auf Branch- und Umgebungsebene zurückgesetzt werden."
+ ],
+ "config.resetting": [
+  "Wird zurückgesetzt…"
+ ],
+ "config.saveOverride": [
+  "Überschreibung speichern"
+ ],
+ "config.saved": [
+  "Überschreibung gespeichert."
+ ],
+ "config.secretHidden": [
+  "•••••• (siehe Überschreibung)"
+ ],
+ "config.setsNothing": [
+  "Die Überschreibung setzt nichts."
+ ],
+ "config.setting": [
+  "Einstellung"
+ ],
+ "config.source": [
+  "Quelle"
+ ],
+ "config.sourceDescription": [
+  "Woher die Überschreibung stammt. Änderungen, die hier gemacht werden, während sie verknüpft ist, überschreibt der nächste Push."
+ ],
+ "config.sourceGithub": [
+  "Von GitHub gepusht: ",
+  [
+   "repo"
+  ],
+  ", Branch ",
+  [
+   "branch"
+  ],
+  ", Commit ",
+  [
+   "commit"
+  ],
+  ", Datei ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Von GitHub gepusht: ",
+  [
+   "repo"
+  ],
+  ", Branch ",
+  [
+   "branch"
+  ],
+  ", Commit ",
+  [
+   "commit"
+  ],
+  ", Datei ",
+  [
+   "file"
+  ],
+  ", Workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Von einem Werkzeug gepusht, das seine Herkunft nicht angab."
+ ],
+ "config.sourceUnlinked": [
+  "Nicht verknüpft: Die Überschreibung wird hier oder über die API bearbeitet."
+ ],
+ "config.sourceWhat": [
+  "die Herkunft der Konfiguration"
+ ],
+ "config.unlink": [
+  "Verknüpfung lösen"
+ ],
+ "config.unlinkExplained": [
+  "Die Überschreibung bleibt, wie sie ist; das Dashboard nennt ihre Herkunft nicht mehr."
+ ],
+ "config.unlinkTitle": [
+  "Konfiguration von ihrer Quelle lösen?"
+ ],
+ "config.value": [
+  "Wert"
+ ],
+ "config.whatBranch": [
+  "die Überschreibung der Branch-Ebene"
+ ],
+ "config.whatEnvironment": [
+  "die Überschreibung der Umgebungsebene"
+ ],
+ "config.whatProject": [
+  "die Überschreibung der Projektebene"
+ ],
  "connect.copyCode": [
   "Code für ",
   [
@@ -546,7 +868,85 @@ export const messages: Messages = {
   "Kopieren"
  ],
  "copy.refused": [
-  "Der Browser hat das Kopieren nicht erlaubt: Markieren Sie es und kopieren Sie es von Hand."
+  "Der Browser hat das Kopieren nicht erlaubt: Markieren Sie den Text und kopieren Sie ihn von Hand."
+ ],
+ "dataVault.add": [
+  "Speicher hinzufügen"
+ ],
+ "dataVault.addDescription": [
+  "Ein Speicher verwahrt Werte nach Schlüssel, doppelt verschlüsselt: vom Server-SDK mit Ihrem Geheimnis, bevor sie Ihren Server verlassen (PBKDF2 + AES-GCM), und noch einmal im Ruhezustand mit einem aus dem Geheimnis der Plattform abgeleiteten Schlüssel."
+ ],
+ "dataVault.addTitle": [
+  "Einen Speicher hinzufügen"
+ ],
+ "dataVault.displayName": [
+  "Anzeigename"
+ ],
+ "dataVault.displayNameOf": [
+  "Anzeigename von ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Ein Speicher mit der ID ",
+  [
+   "id"
+  ],
+  " existiert bereits."
+ ],
+ "dataVault.idHint": [
+  "Buchstaben, Ziffern, - und _; das SDK benennt den Speicher damit."
+ ],
+ "dataVault.idInvalid": [
+  "Verwenden Sie 1 bis 63 Buchstaben, Ziffern, - oder _."
+ ],
+ "dataVault.none": [
+  "Noch keine Speicher."
+ ],
+ "dataVault.remove": [
+  "Entfernen"
+ ],
+ "dataVault.removeConfirm": [
+  "Speicher entfernen"
+ ],
+ "dataVault.removeExplained": [
+  "Lesen oder Schreiben von ",
+  [
+   "id"
+  ],
+  " meldet, dass der Speicher nicht existiert, bis er wieder hinzugefügt wird; die verschlüsselten Werte bleiben in der Datenbank und kehren mit ihm zurück."
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " entfernen"
+ ],
+ "dataVault.removeTitle": [
+  "Den Speicher ",
+  [
+   "id"
+  ],
+  " entfernen?"
+ ],
+ "dataVault.rename": [
+  "Umbenennen"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " umbenennen"
+ ],
+ "dataVault.storeId": [
+  "Speicher-ID"
+ ],
+ "dataVault.stores": [
+  "Speicher"
+ ],
+ "dataVault.useTitle": [
+  "Einen Speicher verwenden"
  ],
  "domains.add": [
   "Domain hinzufügen"
@@ -601,6 +1001,355 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "Produktionsmodus einschalten"
+ ],
+ "emailDelete.delete": [
+  "Löschen"
+ ],
+ "emailDelete.deleteDraft": [
+  "Entwurf löschen"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Den Entwurf ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "emailDelete.deleteTemplate": [
+  "Vorlage löschen"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Die Vorlage ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Design löschen"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Das Design ",
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " wird endgültig entfernt; bereits daraus gesendete E-Mails bleiben in der Liste der gesendeten."
+ ],
+ "emailDelete.reset": [
+  "Zurücksetzen"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " zurücksetzen"
+ ],
+ "emailDelete.resetTemplate": [
+  "Vorlage zurücksetzen"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  " auf die eingebaute Vorlage zurücksetzen?"
+ ],
+ "emailDelete.resetTheme": [
+  "Design zurücksetzen"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  " auf das eingebaute Design zurücksetzen?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " ist das Design der E-Mails des Projekts: Default Light tritt an seine Stelle. Vorlagen und Entwürfe, die es nannten, verwenden das Design des Projekts."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " wird entfernt; das Senden über die ID schlägt ab jetzt fehl."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Ihre Änderungen an ",
+  [
+   "name"
+  ],
+  " werden verworfen: Die Plattform sendet wieder ihre eingebaute Version."
+ ],
+ "emailDelete.themeConsequence": [
+  "Vorlagen und Entwürfe, die ",
+  [
+   "name"
+  ],
+  " nannten, verwenden das Design des Projekts."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Ihre Änderungen an ",
+  [
+   "name"
+  ],
+  " werden verworfen und der eingebaute Quelltext wird wieder verwendet."
+ ],
+ "emailEditor.allEmails": [
+  "Alle E-Mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Zurück zu den E-Mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Entwurf: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Korrigieren Sie den Quelltext, um seine Texte zu bearbeiten."
+ ],
+ "emailEditor.goToLine": [
+  "Zu Zeile ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(Zeile ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Bezeichnung"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Keine solche Vorlage"
+ ],
+ "emailEditor.noText": [
+  "Dieser Quelltext hat keinen statischen Text."
+ ],
+ "emailEditor.noTheme": [
+  "Kein Design"
+ ],
+ "emailEditor.noVariables": [
+  "Diese Vorlage liest keine Variablen."
+ ],
+ "emailEditor.position": [
+  "Zeile ",
+  [
+   "line"
+  ],
+  ", Spalte ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Vorschau"
+ ],
+ "emailEditor.previewFrame": [
+  "E-Mail-Vorschau"
+ ],
+ "emailEditor.projectTheme": [
+  "Das Design des Projekts"
+ ],
+ "emailEditor.readingTexts": [
+  "Texte werden gelesen…"
+ ],
+ "emailEditor.rendering": [
+  "Wird gerendert…"
+ ],
+ "emailEditor.source": [
+  "Quelltext (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Betreff: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Vorlage: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Textstelle ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Texte"
+ ],
+ "emailEditor.theme": [
+  "Design"
+ ],
+ "emailEditor.themeTitle": [
+  "Design: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variablen"
+ ],
+ "emailEditor.variablesExplained": [
+  "Vorschauen verwenden die ",
+  [
+   "preview"
+  ],
+  " der Vorlage; E-Mails erhalten die Variablen, mit denen sie gesendet werden, sowie ",
+  [
+   "user"
+  ],
+  " und ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "Der gemeinsame Server sendet die eigenen E-Mails der Plattform im eingebauten Aussehen; zum Bearbeiten von Vorlagen und Senden von E-Mails brauchen Sie einen eigenen SMTP-Server."
+ ],
+ "emailServer.host": [
+  "SMTP-Host"
+ ],
+ "emailServer.noReason": [
+  "kein Grund angegeben"
+ ],
+ "emailServer.own": [
+  "Eigener SMTP-Server"
+ ],
+ "emailServer.password": [
+  "SMTP-Passwort"
+ ],
+ "emailServer.port": [
+  "SMTP-Port"
+ ],
+ "emailServer.save": [
+  "E-Mail-Server speichern"
+ ],
+ "emailServer.saved": [
+  "E-Mail-Server gespeichert."
+ ],
+ "emailServer.sendTest": [
+  "Test-E-Mail senden"
+ ],
+ "emailServer.senderEmail": [
+  "Absenderadresse"
+ ],
+ "emailServer.senderName": [
+  "Absendername"
+ ],
+ "emailServer.server": [
+  "Server-Art"
+ ],
+ "emailServer.shared": [
+  "Gemeinsamer Server"
+ ],
+ "emailServer.testForm": [
+  "Eine Test-E-Mail senden"
+ ],
+ "emailServer.testRecipient": [
+  "Empfänger der Test-E-Mail"
+ ],
+ "emailServer.testRefused": [
+  "Der Server hat sie abgelehnt: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "Der Server hat die Test-E-Mail für ",
+  [
+   "recipient"
+  ],
+  " angenommen."
+ ],
+ "emailServer.title": [
+  "E-Mail-Server"
+ ],
+ "emailServer.username": [
+  "SMTP-Benutzername"
+ ],
+ "emails.createDraft": [
+  "Entwurf erstellen"
+ ],
+ "emails.createTemplate": [
+  "Vorlage erstellen"
+ ],
+ "emails.createTheme": [
+  "Design erstellen"
+ ],
+ "emails.creating": [
+  "Wird erstellt…"
+ ],
+ "emails.drafts": [
+  "Entwürfe"
+ ],
+ "emails.draftsDescription": [
+  "E-Mails, die einmal geschrieben und an einige oder alle Benutzer gesendet werden."
+ ],
+ "emails.newDraftName": [
+  "Name des neuen Entwurfs"
+ ],
+ "emails.newTemplateName": [
+  "Name der neuen Vorlage"
+ ],
+ "emails.newThemeName": [
+  "Name des neuen Designs"
+ ],
+ "emails.noDrafts": [
+  "Noch keine Entwürfe."
+ ],
+ "emails.notSent": [
+  "nicht gesendet"
+ ],
+ "emails.outboxLink": [
+  "Gesendete E-Mails und Postausgang"
+ ],
+ "emails.projectTheme": [
+  "Design der E-Mails des Projekts"
+ ],
+ "emails.selected": [
+  "ausgewählt"
+ ],
+ "emails.sentAt": [
+  "gesendet ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Vorlagen"
+ ],
+ "emails.templatesDescription": [
+  "Die eigenen E-Mails der Plattform verwenden die Vorlage ihrer Art; Änderungen gelten ab der nächsten gesendeten E-Mail."
+ ],
+ "emails.themes": [
+  "Designs"
+ ],
+ "emails.themesDescription": [
+  "Ein Design umgibt den Inhalt jeder E-Mail (Kopfzeile, Fußzeile, Abmeldelink)."
  ],
  "error.generic": [
   "Etwas ist schiefgelaufen. Versuchen Sie es erneut."
@@ -990,6 +1739,162 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "die OAuth-Konten"
  ],
+ "oauthApps.allowDynamic": [
+  "Dynamische Client-Registrierung erlauben (Apps und MCP-Clients registrieren sich selbst)"
+ ],
+ "oauthApps.applications": [
+  "Anwendungen"
+ ],
+ "oauthApps.clientId": [
+  "Client-ID"
+ ],
+ "oauthApps.clientSecret": [
+  "Client-Geheimnis"
+ ],
+ "oauthApps.confidential": [
+  "vertraulich"
+ ],
+ "oauthApps.copyClientId": [
+  "Client-ID kopieren"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Client-Geheimnis kopieren"
+ ],
+ "oauthApps.copySecretNow": [
+  "Kopieren Sie das Client-Geheimnis jetzt: Es wird nur dieses eine Mal angezeigt."
+ ],
+ "oauthApps.createdAt": [
+  "erstellt ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "eigene Claims: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Löschen"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Anwendung löschen"
+ ],
+ "oauthApps.deleteExplained": [
+  "Seine Client-ID wird ab sofort abgelehnt, und jedes seiner Tokens hört sofort auf zu funktionieren."
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "oauthApps.done": [
+  "Fertig"
+ ],
+ "oauthApps.edit": [
+  "Bearbeiten"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "Client-Anmeldedaten"
+ ],
+ "oauthApps.grantRefresh": [
+  "Erneuerung"
+ ],
+ "oauthApps.grantSignIn": [
+  "Anmeldung"
+ ],
+ "oauthApps.intro": [
+  "Apps, die Ihre Benutzer mit diesem Projekt anmelden („Anmelden mit …“), und Maschinen, die Tokens mit Client-Anmeldedaten erhalten."
+ ],
+ "oauthApps.issuer": [
+  "Aussteller (Discovery, JWKS und Endpunkte darunter):"
+ ],
+ "oauthApps.logoUrl": [
+  "Logo-URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "Maschine-zu-Maschine (Client-Anmeldedaten)"
+ ],
+ "oauthApps.name": [
+  "Bezeichnung"
+ ],
+ "oauthApps.newApplication": [
+  "Neue Anwendung"
+ ],
+ "oauthApps.none": [
+  "Noch keine Anwendungen."
+ ],
+ "oauthApps.provider": [
+  "Anbieter"
+ ],
+ "oauthApps.public": [
+  "öffentlich"
+ ],
+ "oauthApps.redirectUris": [
+  "Weiterleitungs-URIs"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Eine pro Zeile, exakt verglichen (keine Platzhalter)."
+ ],
+ "oauthApps.register": [
+  "Anwendung registrieren"
+ ],
+ "oauthApps.registerTitle": [
+  "Eine Anwendung registrieren"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " ist registriert"
+ ],
+ "oauthApps.registeredItself": [
+  "selbst registriert"
+ ],
+ "oauthApps.registering": [
+  "Wird registriert…"
+ ],
+ "oauthApps.save": [
+  "Speichern"
+ ],
+ "oauthApps.scopes": [
+  "Erlaubte Scopes"
+ ],
+ "oauthApps.scopesHint": [
+  "Durch Leerzeichen getrennt: openid, email, profile, offline_access und die Ihrer eigenen API."
+ ],
+ "oauthApps.type": [
+  "Typ"
+ ],
+ "oauthApps.typeConfidential": [
+  "Vertraulich (ein Server, der ein Geheimnis bewahrt)"
+ ],
+ "oauthApps.typePublic": [
+  "Öffentlich (Single-Page- oder native App, nur PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Grund: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1052,6 +1957,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "E-Mail-Bestätigung verlangen (Benutzer ohne bestätigte primäre E-Mail werden eingeschränkt)"
  ],
+ "outbox.anyStatus": [
+  "Jeder Status"
+ ],
+ "outbox.cancelEmail": [
+  "E-Mail abbrechen"
+ ],
+ "outbox.changeEmail": [
+  "E-Mail ändern"
+ ],
+ "outbox.content": [
+  "Inhalt"
+ ],
+ "outbox.delivery": [
+  "Zustellung"
+ ],
+ "outbox.deliveryDescription": [
+  "Von diesem Projekt gesendete E-Mails. Unzustellbarkeits- und Spam-Meldungen kommen von SMTP-Servern nicht an."
+ ],
+ "outbox.due": [
+  "Fällig"
+ ],
+ "outbox.dueOrSent": [
+  "Fällig oder gesendet"
+ ],
+ "outbox.emailContent": [
+  "E-Mail-Inhalt"
+ ],
+ "outbox.empty": [
+  "Der Postausgang ist leer."
+ ],
+ "outbox.error": [
+  "Fehler"
+ ],
+ "outbox.kind": [
+  "Art"
+ ],
+ "outbox.last30Days": [
+  "Letzte 30 Tage"
+ ],
+ "outbox.lastDay": [
+  "Letzter Tag"
+ ],
+ "outbox.lastError": [
+  "Letzter Fehler: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Letzte Stunde"
+ ],
+ "outbox.lastWeek": [
+  "Letzte Woche"
+ ],
+ "outbox.noContent": [
+  "Kein Inhalt."
+ ],
+ "outbox.noSubject": [
+  "(kein Betreff)"
+ ],
+ "outbox.noneSent": [
+  "Noch keine E-Mail gesendet."
+ ],
+ "outbox.noneWithStatus": [
+  "Keine E-Mails mit Status „",
+  [
+   "status"
+  ],
+  "“."
+ ],
+ "outbox.notEditable": [
+  "Eine E-Mail, die gerade gesendet wird oder gesendet wurde, kann nicht geändert werden."
+ ],
+ "outbox.notRendered": [
+  "Noch nicht gerendert: Sie wird beim Senden aus ihrer Vorlage gerendert, sofern Sie ihr HTML nicht hier schreiben."
+ ],
+ "outbox.note": [
+  "Hinweis"
+ ],
+ "outbox.outbox": [
+  "Postausgang"
+ ],
+ "outbox.outboxDescription": [
+  "Jede E-Mail des Projekts, die neuesten zuerst: eingereiht, wird gesendet, gesendet, fehlgeschlagen oder mit Grund übersprungen."
+ ],
+ "outbox.pagerLabel": [
+  "Seiten des Postausgangs"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Nur-Text (optional)"
+ ],
+ "outbox.rate": [
+  "Rate, letzte Minute"
+ ],
+ "outbox.saveChanges": [
+  "Änderungen speichern"
+ ],
+ "outbox.sendNow": [
+  "Jetzt senden"
+ ],
+ "outbox.sent": [
+  "Gesendet"
+ ],
+ "outbox.sentAt": [
+  "Gesendet am"
+ ],
+ "outbox.sentDescription": [
+  "Die neuesten 100 gesendeten oder versuchten E-Mails, die neuesten zuerst; eine noch nicht gesendete E-Mail zeigt ihren letzten Fehler."
+ ],
+ "outbox.sentEmails": [
+  "Gesendete E-Mails"
+ ],
+ "outbox.sentTerm": [
+  "Gesendet"
+ ],
+ "outbox.skipped": [
+  "Übersprungen: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Zustand"
+ ],
+ "outbox.statusFailed": [
+  "fehlgeschlagen"
+ ],
+ "outbox.statusQueued": [
+  "eingereiht"
+ ],
+ "outbox.statusSending": [
+  "wird gesendet"
+ ],
+ "outbox.statusSent": [
+  "gesendet"
+ ],
+ "outbox.statusSkipped": [
+  "übersprungen"
+ ],
+ "outbox.subject": [
+  "Betreff"
+ ],
+ "outbox.to": [
+  "An"
+ ],
  "overview.activeUsers": [
   "Aktive Benutzer"
  ],
@@ -1108,6 +2164,398 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "Benutzer nach Registrierungsmethode"
+ ],
+ "pager.first": [
+  "Erste Seite"
+ ],
+ "pager.next": [
+  "Nächste Seite"
+ ],
+ "pager.previous": [
+  "Vorherige Seite"
+ ],
+ "payments.addAProduct": [
+  "Ein Produkt hinzufügen"
+ ],
+ "payments.addAProductLine": [
+  "Eine Produktlinie hinzufügen"
+ ],
+ "payments.addAnItem": [
+  "Einen Artikel hinzufügen"
+ ],
+ "payments.addItem": [
+  "Artikel hinzufügen"
+ ],
+ "payments.addLine": [
+  "Produktlinie hinzufügen"
+ ],
+ "payments.addProduct": [
+  "Produkt hinzufügen"
+ ],
+ "payments.amount": [
+  "Betrag"
+ ],
+ "payments.any": [
+  "Beliebig"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (wie bisher)"
+ ],
+ "payments.billing": [
+  "Abrechnung"
+ ],
+ "payments.billingMonth": [
+  "Jeden Monat"
+ ],
+ "payments.billingWeek": [
+  "Jede Woche"
+ ],
+ "payments.billingYear": [
+  "Jedes Jahr"
+ ],
+ "payments.blockNewPurchases": [
+  "Neue Käufe sperren"
+ ],
+ "payments.cancelEditing": [
+  "Bearbeiten abbrechen"
+ ],
+ "payments.chargesEnabled": [
+  "Zahlungen aktiviert"
+ ],
+ "payments.continueOnStripe": [
+  "weiter bei Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Einrichtung fortsetzen"
+ ],
+ "payments.currency": [
+  "Währung"
+ ],
+ "payments.customer": [
+  "Ein Kunde"
+ ],
+ "payments.customerDescription": [
+  "Die ID eines Benutzers oder Teams (von seiner Seite) oder Ihre eigene ID eines benutzerdefinierten Kunden."
+ ],
+ "payments.customerId": [
+  "Kunden-ID"
+ ],
+ "payments.customerType": [
+  "Kundentyp"
+ ],
+ "payments.customerTypeCustom": [
+  "benutzerdefiniert"
+ ],
+ "payments.customerTypeOf": [
+  "Art des Kunden"
+ ],
+ "payments.customerTypeTeam": [
+  "Team"
+ ],
+ "payments.customerTypeUser": [
+  "Benutzer"
+ ],
+ "payments.delete": [
+  "Löschen"
+ ],
+ "payments.deleteExplained": [
+  "Kunden, die es besitzen, behalten, was sie gekauft haben; es kann nicht mehr gekauft, vergeben oder eingeschlossen werden."
+ ],
+ "payments.deleteItem": [
+  "Artikel löschen"
+ ],
+ "payments.deleteItemNamed": [
+  "Artikel ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteItemTitle": [
+  "Artikel ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.deleteLine": [
+  "Produktlinie löschen"
+ ],
+ "payments.deleteLineNamed": [
+  "Produktlinie ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteLineTitle": [
+  "Produktlinie ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.deleteProduct": [
+  "Produkt löschen"
+ ],
+ "payments.deleteProductNamed": [
+  "Produkt ",
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "payments.deleteProductTitle": [
+  "Produkt ",
+  [
+   "id"
+  ],
+  " löschen?"
+ ],
+ "payments.detailsSubmitted": [
+  "Angaben übermittelt"
+ ],
+ "payments.edit": [
+  "Bearbeiten"
+ ],
+ "payments.editItemNamed": [
+  "Artikel ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.editLineNamed": [
+  "Produktlinie ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.editProductNamed": [
+  "Produkt ",
+  [
+   "name"
+  ],
+  " bearbeiten"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jeden Tag"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Tage"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jeden Monat"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Monate"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jede Woche"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Wochen"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "jedes Jahr"
+    ],
+    "other": [
+     "alle ",
+     "#",
+     " Jahre"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "Das Formular zeigt einen Preis dieses Produkts und seinen ersten enthaltenen Artikel; die anderen Preise und Artikel bleiben, wie sie sind."
+ ],
+ "payments.free": [
+  "Kostenlos, standardmäßig enthalten"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "Standardmäßig enthalten"
+ ],
+ "payments.includedItem": [
+  "Enthaltener Artikel"
+ ],
+ "payments.includes": [
+  "enthält ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Artikelname"
+ ],
+ "payments.items": [
+  "Artikel"
+ ],
+ "payments.itemsDescription": [
+  "Wovon Kunden eine Menge haben (Guthaben, Plätze); Produkte enthalten sie."
+ ],
+ "payments.lineBadge": [
+  "Linie ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Kundentyp der Linie"
+ ],
+ "payments.lineName": [
+  "Name der Linie"
+ ],
+ "payments.mode": [
+  "Modus"
+ ],
+ "payments.modeDescription": [
+  "Im Testmodus laufen Käufe über den Test-Checkout der Plattform (keine Karte wird belastet). Das Sperren neuer Käufe lässt Kunden behalten, was sie besitzen."
+ ],
+ "payments.no": [
+  "nein"
+ ],
+ "payments.noItems": [
+  "Noch keine Artikel."
+ ],
+ "payments.noProductLines": [
+  "Noch keine Produktlinien."
+ ],
+ "payments.noProducts": [
+  "Noch keine Produkte."
+ ],
+ "payments.none": [
+  "Keine"
+ ],
+ "payments.onboardingReady": [
+  "Einrichtungslink bereit:"
+ ],
+ "payments.once": [
+  "einmalig"
+ ],
+ "payments.oneTime": [
+  "Einmalig"
+ ],
+ "payments.payoutsEnabled": [
+  "Auszahlungen aktiviert"
+ ],
+ "payments.price": [
+  "Preis"
+ ],
+ "payments.priceId": [
+  "Preis-ID"
+ ],
+ "payments.priceToEdit": [
+  "Zu bearbeitender Preis"
+ ],
+ "payments.productCustomerType": [
+  "Kundentyp des Produkts"
+ ],
+ "payments.productLine": [
+  "Produktlinie"
+ ],
+ "payments.productLines": [
+  "Produktlinien"
+ ],
+ "payments.productLinesDescription": [
+  "Ein Kunde besitzt höchstens ein Produkt einer Linie (Tarife: Free, Pro, Max); der Kauf eines anderen wechselt."
+ ],
+ "payments.productName": [
+  "Produktname"
+ ],
+ "payments.products": [
+  "Produkte"
+ ],
+ "payments.productsDescription": [
+  "Was Kunden kaufen oder erhalten: Preise pro Währung und Intervall sowie die enthaltenen Artikel."
+ ],
+ "payments.quantityIncluded": [
+  "Enthaltene Menge"
+ ],
+ "payments.refreshStatus": [
+  "Status aktualisieren"
+ ],
+ "payments.saveItem": [
+  "Artikel speichern"
+ ],
+ "payments.saveLine": [
+  "Produktlinie speichern"
+ ],
+ "payments.saveProduct": [
+  "Produkt speichern"
+ ],
+ "payments.setUpStripe": [
+  "Stripe einrichten"
+ ],
+ "payments.showCustomer": [
+  "Kunden anzeigen"
+ ],
+ "payments.stackable": [
+  "Stapelbar (mehrfach kaufbar)"
+ ],
+ "payments.stripeAccount": [
+  "Konto"
+ ],
+ "payments.stripeDescription": [
+  "Außerhalb des Testmodus zahlen Kunden über das eigene Stripe-Konto des Projekts, das hier mit der Stripe-Einrichtung verbunden wird."
+ ],
+ "payments.stripeNotConnected": [
+  "Nicht verbunden: Mit diesem Projekt ist noch kein Stripe-Konto verbunden."
+ ],
+ "payments.testMode": [
+  "Testmodus"
+ ],
+ "payments.transactions": [
+  "Transaktionen"
+ ],
+ "payments.yes": [
+  "ja"
  ],
  "permissions.actions": [
   "Aktionen"
@@ -1221,6 +2669,174 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projekte"
+ ],
+ "sendDraft.allUsers": [
+  "Alle Benutzer"
+ ],
+ "sendDraft.confirmTitle": [
+  "Diesen Entwurf senden?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Jeder Benutzer des Projekts erhält diese E-Mail."
+ ],
+ "sendDraft.lastSent": [
+  "Zuletzt gesendet ",
+  [
+   "date"
+  ],
+  ". Speichern Sie Ihre Änderungen vor dem Senden."
+ ],
+ "sendDraft.recipients": [
+  "Empfänger"
+ ],
+ "sendDraft.saveFirst": [
+  "Speichern Sie Ihre Änderungen vor dem Senden."
+ ],
+ "sendDraft.send": [
+  "Senden"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Senden…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "An ",
+     "#",
+     " Benutzer gesendet (Benutzer, die diese Art von E-Mail abgeschaltet haben, werden übersprungen)."
+    ],
+    "other": [
+     "An ",
+     "#",
+     " Benutzer gesendet (Benutzer, die diese Art von E-Mail abgeschaltet haben, werden übersprungen)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Betreff"
+ ],
+ "sendDraft.subjectHint": [
+  "Leer lassen für den eigenen Betreff des Entwurfs."
+ ],
+ "sendDraft.theseUsers": [
+  "Diese Benutzer"
+ ],
+ "sendDraft.title": [
+  "Senden"
+ ],
+ "sendDraft.userIds": [
+  "Benutzer-IDs"
+ ],
+ "sendDraft.userIdsHint": [
+  "Durch Kommas oder Leerzeichen getrennt."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " Benutzer erhält diese E-Mail."
+    ],
+    "other": [
+     "#",
+     " Benutzer erhalten diese E-Mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Projektname zur Bestätigung"
+ ],
+ "settings.dangerDescription": [
+  "Das Löschen des Projekts löscht seine Benutzer, Teams, Schlüssel und Einstellungen. Es kann nicht rückgängig gemacht werden."
+ ],
+ "settings.dangerZone": [
+  "Gefahrenbereich"
+ ],
+ "settings.deleteExplained": [
+  "Alles im Projekt wird gelöscht. Geben Sie zur Bestätigung den Namen des Projekts ein."
+ ],
+ "settings.deleteForever": [
+  "Endgültig löschen"
+ ],
+ "settings.deleteProject": [
+  "Projekt löschen"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "settings.description": [
+  "Beschreibung"
+ ],
+ "settings.general": [
+  "Allgemein"
+ ],
+ "settings.logoDarkFull": [
+  "Vollständiges Logo für den Dunkelmodus"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo für den Dunkelmodus (quadratisch)"
+ ],
+ "settings.logoFull": [
+  "Vollständiges Logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… oder data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Vorschau: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logo (quadratisch)"
+ ],
+ "settings.newOwnerTeam": [
+  "Neues Eigentümer-Team"
+ ],
+ "settings.projectId": [
+  "Projekt-ID"
+ ],
+ "settings.projectName": [
+  "Projektname"
+ ],
+ "settings.save": [
+  "Speichern"
+ ],
+ "settings.saved": [
+  "Gespeichert."
+ ],
+ "settings.saving": [
+  "Wird gespeichert…"
+ ],
+ "settings.teamNotIn": [
+  "einem Team, dem Sie nicht angehören"
+ ],
+ "settings.transfer": [
+  "Übertragen"
+ ],
+ "settings.transferDescription": [
+  "Im Besitz von ",
+  [
+   "owner"
+  ],
+  ". Verschieben Sie es in ein anderes Ihrer Teams."
+ ],
+ "settings.transferred": [
+  "Übertragen."
+ ],
+ "settings.transferring": [
+  "Wird übertragen…"
  ],
  "shell.allProjects": [
   "Alle Projekte"
@@ -2064,5 +3680,284 @@ export const messages: Messages = {
  ],
  "users.user": [
   "Benutzer"
+ ],
+ "webhookLog.actions": [
+  "Aktionen"
+ ],
+ "webhookLog.allEndpoints": [
+  "Alle Endpunkte"
+ ],
+ "webhookLog.attempts": [
+  "Versuche"
+ ],
+ "webhookLog.deliveries": [
+  "Zustellungen"
+ ],
+ "webhookLog.description": [
+  "Die neuesten 100, die neuesten zuerst. Fehlgeschlagene Versuche werden nach 5 s, 5 min, 30 min, 2 h, 5 h und dann alle 10 h wiederholt (12 Versuche); eine Wiederholung sendet die Nachricht erneut mit derselben webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "deaktiviert"
+ ],
+ "webhookLog.event": [
+  "Ereignis"
+ ],
+ "webhookLog.lastAnswer": [
+  "Letzte Antwort"
+ ],
+ "webhookLog.latency": [
+  "Latenz"
+ ],
+ "webhookLog.messages": [
+  "Nachrichten"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Noch keine Zustellungen."
+ ],
+ "webhookLog.replay": [
+  "Erneut senden"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " erneut senden"
+ ],
+ "webhookLog.replaying": [
+  "Wird erneut gesendet…"
+ ],
+ "webhookLog.response": [
+  "Antwort"
+ ],
+ "webhookLog.status": [
+  "Zustand"
+ ],
+ "webhookPortal.copyToken": [
+  "Portal-Token kopieren"
+ ],
+ "webhookPortal.copyUrl": [
+  "URL der Endpunkt-API kopieren"
+ ],
+ "webhookPortal.create": [
+  "Portal-Token erstellen"
+ ],
+ "webhookPortal.createAnother": [
+  "Weiteres Portal-Token erstellen"
+ ],
+ "webhookPortal.creating": [
+  "Wird erstellt…"
+ ],
+ "webhookPortal.description": [
+  "Ein Token, das nur die Webhook-Endpunkte dieses Projekts verwaltet (auflisten, hinzufügen, bearbeiten, testen, Zustellprotokoll) und eine Stunde gültig ist: Geben Sie es statt eines Admin-Schlüssels an die Person, die die Empfangsseite betreibt."
+ ],
+ "webhookPortal.endpointsApi": [
+  "Endpunkt-API"
+ ],
+ "webhookPortal.hide": [
+  "Token ausblenden"
+ ],
+ "webhookPortal.howToSend": [
+  "Senden Sie es als Admin-Schlüssel mit der Projekt-ID:"
+ ],
+ "webhookPortal.oneHour": [
+  "eine Stunde (bis etwa ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Andere Admin-Operationen lehnen es ab."
+ ],
+ "webhookPortal.title": [
+  "Portalzugang"
+ ],
+ "webhookPortal.token": [
+  "Portal-Token"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Token-Wert"
+ ],
+ "webhookPortal.validFor": [
+  "Gültig für"
+ ],
+ "webhooks.add": [
+  "Endpunkt hinzufügen"
+ ],
+ "webhooks.addDescription": [
+  "Jedes Ereignis des Projekts (Benutzer, Teams, Mitgliedschaften, Berechtigungen, E-Mails, Zahlungen) wird an den Endpunkt gesendet, nach Standard Webhooks mit einem eigenen whsec_-Geheimnis signiert. Private und Loopback-Adressen werden abgelehnt, sofern das Projekt localhost nicht erlaubt."
+ ],
+ "webhooks.addTitle": [
+  "Einen Endpunkt hinzufügen"
+ ],
+ "webhooks.adding": [
+  "Wird hinzugefügt…"
+ ],
+ "webhooks.copiedIt": [
+  "Ich habe es kopiert"
+ ],
+ "webhooks.copySecretNow": [
+  "Kopieren Sie jetzt das Signaturgeheimnis"
+ ],
+ "webhooks.createdAt": [
+  "erstellt ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Löschen"
+ ],
+ "webhooks.deleteConfirm": [
+  "Endpunkt löschen"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " erhält keine Nachrichten mehr; ausstehende Zustellungen und das Zustellprotokoll werden entfernt."
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "webhooks.deleteTitle": [
+  "Diesen Endpunkt löschen?"
+ ],
+ "webhooks.deliveryLog": [
+  "Zustellprotokoll"
+ ],
+ "webhooks.description": [
+  "Beschreibung"
+ ],
+ "webhooks.disabledFailing": [
+  "Deaktiviert: Die Zustellungen sind 5 Tage lang fehlgeschlagen. Aktivieren Sie ihn wieder, sobald der Empfänger funktioniert."
+ ],
+ "webhooks.edit": [
+  "Bearbeiten"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " bearbeiten"
+ ],
+ "webhooks.enabledLabel": [
+  "Aktiviert: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "Endpunkt-URL"
+ ],
+ "webhooks.endpoints": [
+  "Endpunkte"
+ ],
+ "webhooks.eventTypes": [
+  "Ereignistypen"
+ ],
+ "webhooks.eventTypesHint": [
+  "Durch Kommas getrennt, z. B. user.created, team.created; leer: jedes Ereignis."
+ ],
+ "webhooks.everyEventType": [
+  "jeder Ereignistyp"
+ ],
+ "webhooks.listLabel": [
+  "Webhook-Endpunkte"
+ ],
+ "webhooks.newDescription": [
+  "Neue Beschreibung"
+ ],
+ "webhooks.newEventTypes": [
+  "Neue Ereignistypen"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Durch Kommas getrennt; leer: jedes Ereignis."
+ ],
+ "webhooks.newUrl": [
+  "Neue URL"
+ ],
+ "webhooks.noAnswer": [
+  "keine Antwort"
+ ],
+ "webhooks.none": [
+  "Noch keine Endpunkte."
+ ],
+ "webhooks.previousSecretUntil": [
+  "vorheriges Geheimnis signiert bis ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "Das neue Geheimnis signiert sofort; das aktuelle signiert noch 24 Stunden lang daneben, damit der Empfänger wechseln kann."
+ ],
+ "webhooks.rotateSecret": [
+  "Geheimnis rotieren"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Geheimnis von ",
+  [
+   "name"
+  ],
+  " rotieren"
+ ],
+ "webhooks.rotateTitle": [
+  "Signaturgeheimnis rotieren?"
+ ],
+ "webhooks.save": [
+  "Endpunkt speichern"
+ ],
+ "webhooks.saving": [
+  "Wird gespeichert…"
+ ],
+ "webhooks.secretExplained": [
+  "Der Empfänger unter ",
+  [
+   "url"
+  ],
+  " prüft damit jede Nachricht (z. B. ",
+  [
+   "example"
+  ],
+  " aus dem Paket standardwebhooks). Es wird hier nicht erneut angezeigt; rotieren Sie es, um ein neues zu erhalten."
+ ],
+ "webhooks.sendTest": [
+  "Test senden"
+ ],
+ "webhooks.sendTestTo": [
+  "Test an ",
+  [
+   "name"
+  ],
+  " senden"
+ ],
+ "webhooks.sending": [
+  "Wird gesendet…"
+ ],
+ "webhooks.signingSecret": [
+  "Signaturgeheimnis"
+ ],
+ "webhooks.testAccepted": [
+  "Die Testnachricht wurde angenommen."
+ ],
+ "webhooks.testFailed": [
+  "Die Testnachricht ist fehlgeschlagen: ",
+  [
+   "reason"
+  ]
  ]
 };

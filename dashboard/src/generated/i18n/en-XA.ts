@@ -4,6 +4,75 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "⟦",
+  "Ţĥé åššîšţåñţ åñšwéŕéđ.",
+  "⟧"
+ ],
+ "aiChat.ask": [
+  "⟦",
+  "Åšķ ţĥé åššîšţåñţ",
+  "⟧"
+ ],
+ "aiChat.assistant": [
+  "⟦",
+  "Åššîšţåñţ",
+  "⟧"
+ ],
+ "aiChat.conversation": [
+  "⟦",
+  "Çöñvéŕšåţîöñ",
+  "⟧"
+ ],
+ "aiChat.description": [
+  "⟦",
+  "Åšķ ţĥé ÅÎ åššîšţåñţ åƀöûţ ţĥîš émåîĺ; îţ šééš ţĥé çöñvéŕšåţîöñ åñđ ţĥé šöûŕçé åš îţ îš îñ ţĥé éđîţöŕ.",
+  "⟧"
+ ],
+ "aiChat.loading": [
+  "⟦",
+  "Ĺöåđîñĝ ţĥé çöñvéŕšåţîöñ…",
+  "⟧"
+ ],
+ "aiChat.newConversation": [
+  "⟦",
+  "Ñéw çöñvéŕšåţîöñ",
+  "⟧"
+ ],
+ "aiChat.none": [
+  "⟦",
+  "Ñö méššåĝéš ýéţ.",
+  "⟧"
+ ],
+ "aiChat.send": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "aiChat.sendHint": [
+  "⟦",
+  "Çţŕĺ+Éñţéŕ (⌘+Éñţéŕ) šéñđš.",
+  "⟧"
+ ],
+ "aiChat.useCode": [
+  "⟦",
+  "Ûšé çöđé ",
+  [
+   "n"
+  ],
+  " îñ ţĥé éđîţöŕ",
+  "⟧"
+ ],
+ "aiChat.waiting": [
+  "⟦",
+  "Wåîţîñĝ föŕ ţĥé åñšwéŕ…",
+  "⟧"
+ ],
+ "aiChat.you": [
+  "⟦",
+  "Ýöû",
+  "⟧"
+ ],
  "apiKeys.admin": [
   "⟦",
   "Šûpéŕ šéçŕéţ åđmîñ ķéý",
@@ -184,6 +253,134 @@ export const messages: Messages = {
     ]
    }
   ],
+  "⟧"
+ ],
+ "auditLog.action": [
+  "⟦",
+  "Åçţîöñ",
+  "⟧"
+ ],
+ "auditLog.actor": [
+  "⟦",
+  "Åçţöŕ",
+  "⟧"
+ ],
+ "auditLog.actorAdmin": [
+  "⟦",
+  "åđmîñ",
+  "⟧"
+ ],
+ "auditLog.actorAnonymous": [
+  "⟦",
+  "åñöñýmöûš",
+  "⟧"
+ ],
+ "auditLog.actorId": [
+  "⟦",
+  "Åçţöŕ ÎĐ",
+  "⟧"
+ ],
+ "auditLog.actorScim": [
+  "⟦",
+  "ŠÇÎM đîŕéçţöŕý",
+  "⟧"
+ ],
+ "auditLog.actorServer": [
+  "⟦",
+  "šéŕvéŕ",
+  "⟧"
+ ],
+ "auditLog.actorSsoSetup": [
+  "⟦",
+  "ŠŠÖ šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "auditLog.actorSystem": [
+  "⟦",
+  "šýšţém",
+  "⟧"
+ ],
+ "auditLog.actorUser": [
+  "⟦",
+  "ûšéŕ",
+  "⟧"
+ ],
+ "auditLog.description": [
+  "⟦",
+  "Šéçûŕîţý åñđ åđmîñîšţŕåţîvé évéñţš, ñéwéšţ fîŕšţ, éåçĥ wŕîţţéñ îñ ţĥé ţŕåñšåçţîöñ öf ţĥé çĥåñĝé îţ ŕéçöŕđš.",
+  "⟧"
+ ],
+ "auditLog.details": [
+  "⟦",
+  "Đéţåîĺš",
+  "⟧"
+ ],
+ "auditLog.entries": [
+  "⟦",
+  "Éñţŕîéš",
+  "⟧"
+ ],
+ "auditLog.export": [
+  "⟦",
+  "Éxpöŕţ ",
+  [
+   "format"
+  ],
+  "⟧"
+ ],
+ "auditLog.filter": [
+  "⟦",
+  "Fîĺţéŕ",
+  "⟧"
+ ],
+ "auditLog.filters": [
+  "⟦",
+  "Åûđîţ ĺöĝ fîĺţéŕš",
+  "⟧"
+ ],
+ "auditLog.ipAddress": [
+  "⟦",
+  "ÎP åđđŕéšš",
+  "⟧"
+ ],
+ "auditLog.none": [
+  "⟦",
+  "Ñö éñţŕîéš ýéţ.",
+  "⟧"
+ ],
+ "auditLog.noneMatch": [
+  "⟦",
+  "Ñö éñţŕîéš måţçĥ.",
+  "⟧"
+ ],
+ "auditLog.pagerLabel": [
+  "⟦",
+  "Påĝéš öf ţĥé åûđîţ ĺöĝ",
+  "⟧"
+ ],
+ "auditLog.tableLabel": [
+  "⟦",
+  "Åûđîţ ĺöĝ éñţŕîéš",
+  "⟧"
+ ],
+ "auditLog.target": [
+  "⟦",
+  "Ţåŕĝéţ",
+  "⟧"
+ ],
+ "auditLog.targetId": [
+  "⟦",
+  "Ţåŕĝéţ ÎĐ",
+  "⟧"
+ ],
+ "auditLog.teamId": [
+  "⟦",
+  "Ţéåm ÎĐ",
+  "⟧"
+ ],
+ "auditLog.time": [
+  "⟦",
+  "Ţîmé",
   "⟧"
  ],
  "auth.addProvider": [
@@ -718,6 +915,299 @@ export const messages: Messages = {
   "Wöŕķîñĝ…",
   "⟧"
  ],
+ "config.discard": [
+  "⟦",
+  "Đîšçåŕđ çĥåñĝéš",
+  "⟧"
+ ],
+ "config.effective": [
+  "⟦",
+  "Éfféçţîvé çöñfîĝ",
+  "⟧"
+ ],
+ "config.effectiveDescription": [
+  "⟦",
+  "Ţĥé đéfåûĺţš wîţĥ ţĥé övéŕŕîđé åppĺîéđ: évéŕý šéţţîñĝ, îţš våĺûé åñđ wĥéŕé îţ çöméš fŕöm.",
+  "⟧"
+ ],
+ "config.effectiveWhat": [
+  "⟦",
+  "ţĥé éfféçţîvé çöñfîĝ",
+  "⟧"
+ ],
+ "config.filter": [
+  "⟦",
+  "Fîĺţéŕ šéţţîñĝš",
+  "⟧"
+ ],
+ "config.from": [
+  "⟦",
+  "Fŕöm",
+  "⟧"
+ ],
+ "config.fromDefault": [
+  "⟦",
+  "đéfåûĺţ",
+  "⟧"
+ ],
+ "config.fromOverride": [
+  "⟦",
+  "övéŕŕîđé",
+  "⟧"
+ ],
+ "config.level": [
+  "⟦",
+  "Ĺévéĺ",
+  "⟧"
+ ],
+ "config.levelBranch": [
+  "⟦",
+  "Ɓŕåñçĥ",
+  "⟧"
+ ],
+ "config.levelEnvironment": [
+  "⟦",
+  "Éñvîŕöñméñţ",
+  "⟧"
+ ],
+ "config.levelProject": [
+  "⟦",
+  "Pŕöjéçţ",
+  "⟧"
+ ],
+ "config.noMatch": [
+  "⟦",
+  "Ñö šéţţîñĝ måţçĥéš “",
+  [
+   "filter"
+  ],
+  "”.",
+  "⟧"
+ ],
+ "config.otherKeys": [
+  "⟦",
+  "Öţĥéŕ ķéýš",
+  "⟧"
+ ],
+ "config.otherKeysHint": [
+  "⟦",
+  "Đöţţéđ påţĥš, šépåŕåţéđ ƀý çömmåš öŕ špåçéš (åûţĥ.öåûţĥ.pŕövîđéŕš.ĝîţĥûƀ).",
+  "⟧"
+ ],
+ "config.override": [
+  "⟦",
+  "Övéŕŕîđé",
+  "⟧"
+ ],
+ "config.overrideBranch": [
+  "⟦",
+  "Övéŕŕîđé (ƀŕåñçĥ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.overrideDescription": [
+  "⟦",
+  "Wĥåţ ţĥé pŕöjéçţ šéţš övéŕ ţĥé đéfåûĺţš, åš JŠÖÑ (đöţţéđ ķéýš åĺĺöwéđ). Ĝåţéĥöûšé ķéépš öñé övéŕŕîđé péŕ pŕöjéçţ: ţĥé pŕöjéçţ, ƀŕåñçĥ åñđ éñvîŕöñméñţ ĺévéĺš åĺĺ šĥöw åñđ éđîţ îţ.",
+  "⟧"
+ ],
+ "config.overrideEnvironment": [
+  "⟦",
+  "Övéŕŕîđé (éñvîŕöñméñţ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.overrideProject": [
+  "⟦",
+  "Övéŕŕîđé (pŕöjéçţ ĺévéĺ)",
+  "⟧"
+ ],
+ "config.resetCount": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Ŕéšéţ ",
+     "#",
+     " ķéý"
+    ],
+    "other": [
+     "Ŕéšéţ ",
+     "#",
+     " ķéýš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "config.resetDone": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ķéý ŕéšéţ."
+    ],
+    "other": [
+     "#",
+     " ķéýš ŕéšéţ."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "config.resetExplained": [
+  "⟦",
+  "Ţĥé šéţţîñĝš åţ ţĥé çĥöšéñ påţĥš (åñđ ƀéĺöw ţĥém) ĝö ƀåçķ ţö ţĥéîŕ đéfåûĺţš.",
+  "⟧"
+ ],
+ "config.resetKeys": [
+  "⟦",
+  "Ŕéšéţ ķéýš",
+  "⟧"
+ ],
+ "config.resetOnlyBelow": [
+  "⟦",
+  "Ķéýš çåñ ƀé ŕéšéţ öñĺý åţ ţĥé ƀŕåñçĥ åñđ éñvîŕöñméñţ ĺévéĺš.",
+  "⟧"
+ ],
+ "config.resetting": [
+  "⟦",
+  "Ŕéšéţţîñĝ…",
+  "⟧"
+ ],
+ "config.saveOverride": [
+  "⟦",
+  "Šåvé övéŕŕîđé",
+  "⟧"
+ ],
+ "config.saved": [
+  "⟦",
+  "Övéŕŕîđé šåvéđ.",
+  "⟧"
+ ],
+ "config.secretHidden": [
+  "⟦",
+  "•••••• (šéé ţĥé övéŕŕîđé)",
+  "⟧"
+ ],
+ "config.setsNothing": [
+  "⟦",
+  "Ţĥé övéŕŕîđé šéţš ñöţĥîñĝ.",
+  "⟧"
+ ],
+ "config.setting": [
+  "⟦",
+  "Šéţţîñĝ",
+  "⟧"
+ ],
+ "config.source": [
+  "⟦",
+  "Šöûŕçé",
+  "⟧"
+ ],
+ "config.sourceDescription": [
+  "⟦",
+  "Wĥéŕé ţĥé övéŕŕîđé çåmé fŕöm. Éđîţš måđé ĥéŕé wĥîĺé îţ îš ĺîñķéđ åŕé övéŕwŕîţţéñ ƀý ţĥé ñéxţ pûšĥ.",
+  "⟧"
+ ],
+ "config.sourceGithub": [
+  "⟦",
+  "Pûšĥéđ fŕöm ĜîţĤûƀ: ",
+  [
+   "repo"
+  ],
+  ", ƀŕåñçĥ ",
+  [
+   "branch"
+  ],
+  ", çömmîţ ",
+  [
+   "commit"
+  ],
+  ", fîĺé ",
+  [
+   "file"
+  ],
+  ".",
+  "⟧"
+ ],
+ "config.sourceGithubWorkflow": [
+  "⟦",
+  "Pûšĥéđ fŕöm ĜîţĤûƀ: ",
+  [
+   "repo"
+  ],
+  ", ƀŕåñçĥ ",
+  [
+   "branch"
+  ],
+  ", çömmîţ ",
+  [
+   "commit"
+  ],
+  ", fîĺé ",
+  [
+   "file"
+  ],
+  ", wöŕķfĺöw ",
+  [
+   "workflow"
+  ],
+  ".",
+  "⟧"
+ ],
+ "config.sourceUnknown": [
+  "⟦",
+  "Pûšĥéđ fŕöm å ţööĺ ţĥåţ đîđ ñöţ šåý wĥéŕé fŕöm.",
+  "⟧"
+ ],
+ "config.sourceUnlinked": [
+  "⟦",
+  "Ñöţ ĺîñķéđ: ţĥé övéŕŕîđé îš éđîţéđ ĥéŕé öŕ ţĥŕöûĝĥ ţĥé ÅPÎ.",
+  "⟧"
+ ],
+ "config.sourceWhat": [
+  "⟦",
+  "ţĥé çöñfîĝ šöûŕçé",
+  "⟧"
+ ],
+ "config.unlink": [
+  "⟦",
+  "Ûñĺîñķ",
+  "⟧"
+ ],
+ "config.unlinkExplained": [
+  "⟦",
+  "Ţĥé övéŕŕîđé šţåýš åš îţ îš; ţĥé đåšĥƀöåŕđ ñö ĺöñĝéŕ ñåméš wĥéŕé îţ çåmé fŕöm.",
+  "⟧"
+ ],
+ "config.unlinkTitle": [
+  "⟦",
+  "Ûñĺîñķ ţĥé çöñfîĝ fŕöm îţš šöûŕçé?",
+  "⟧"
+ ],
+ "config.value": [
+  "⟦",
+  "Våĺûé",
+  "⟧"
+ ],
+ "config.whatBranch": [
+  "⟦",
+  "ţĥé ƀŕåñçĥ övéŕŕîđé",
+  "⟧"
+ ],
+ "config.whatEnvironment": [
+  "⟦",
+  "ţĥé éñvîŕöñméñţ övéŕŕîđé",
+  "⟧"
+ ],
+ "config.whatProject": [
+  "⟦",
+  "ţĥé pŕöjéçţ övéŕŕîđé",
+  "⟧"
+ ],
  "connect.copyCode": [
   "⟦",
   "Çöpý ţĥé ",
@@ -836,6 +1326,122 @@ export const messages: Messages = {
   "Ţĥé ƀŕöwšéŕ đîđ ñöţ åĺĺöw çöpýîñĝ: šéĺéçţ îţ åñđ çöpý îţ ƀý ĥåñđ.",
   "⟧"
  ],
+ "dataVault.add": [
+  "⟦",
+  "Åđđ šţöŕé",
+  "⟧"
+ ],
+ "dataVault.addDescription": [
+  "⟦",
+  "Å šţöŕé ķéépš våĺûéš ƀý ķéý, éñçŕýpţéđ ţwîçé: ƀý ţĥé šéŕvéŕ ŠĐĶ wîţĥ ýöûŕ šéçŕéţ ƀéföŕé ţĥéý ĺéåvé ýöûŕ šéŕvéŕ (PƁĶĐF2 + ÅÉŠ-ĜÇM), åñđ åĝåîñ åţ ŕéšţ wîţĥ å ķéý đéŕîvéđ fŕöm ţĥé pĺåţföŕm'š šéçŕéţ.",
+  "⟧"
+ ],
+ "dataVault.addTitle": [
+  "⟦",
+  "Åđđ å šţöŕé",
+  "⟧"
+ ],
+ "dataVault.displayName": [
+  "⟦",
+  "Đîšpĺåý ñåmé",
+  "⟧"
+ ],
+ "dataVault.displayNameOf": [
+  "⟦",
+  "Đîšpĺåý ñåmé öf ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.idExists": [
+  "⟦",
+  "Å šţöŕé wîţĥ ţĥé îđ ",
+  [
+   "id"
+  ],
+  " éxîšţš.",
+  "⟧"
+ ],
+ "dataVault.idHint": [
+  "⟦",
+  "Ĺéţţéŕš, đîĝîţš, - åñđ _; ţĥé ŠĐĶ ñåméš ţĥé šţöŕé wîţĥ îţ.",
+  "⟧"
+ ],
+ "dataVault.idInvalid": [
+  "⟦",
+  "Ûšé 1 ţö 63 ĺéţţéŕš, đîĝîţš, - öŕ _.",
+  "⟧"
+ ],
+ "dataVault.none": [
+  "⟦",
+  "Ñö šţöŕéš ýéţ.",
+  "⟧"
+ ],
+ "dataVault.remove": [
+  "⟦",
+  "Ŕémövé",
+  "⟧"
+ ],
+ "dataVault.removeConfirm": [
+  "⟦",
+  "Ŕémövé šţöŕé",
+  "⟧"
+ ],
+ "dataVault.removeExplained": [
+  "⟦",
+  "Ŕéåđîñĝ öŕ wŕîţîñĝ ",
+  [
+   "id"
+  ],
+  " åñšwéŕš ţĥåţ ţĥé šţöŕé đöéš ñöţ éxîšţ ûñţîĺ îţ îš åđđéđ åĝåîñ; ţĥé éñçŕýpţéđ våĺûéš šţåý îñ ţĥé đåţåƀåšé åñđ çömé ƀåçķ wîţĥ îţ.",
+  "⟧"
+ ],
+ "dataVault.removeNamed": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.removeTitle": [
+  "⟦",
+  "Ŕémövé ţĥé šţöŕé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "dataVault.rename": [
+  "⟦",
+  "Ŕéñåmé",
+  "⟧"
+ ],
+ "dataVault.renameNamed": [
+  "⟦",
+  "Ŕéñåmé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "dataVault.storeId": [
+  "⟦",
+  "Šţöŕé îđ",
+  "⟧"
+ ],
+ "dataVault.stores": [
+  "⟦",
+  "Šţöŕéš",
+  "⟧"
+ ],
+ "dataVault.useTitle": [
+  "⟦",
+  "Ûšé å šţöŕé",
+  "⟧"
+ ],
  "domains.add": [
   "⟦",
   "Åđđ đömåîñ",
@@ -920,6 +1526,525 @@ export const messages: Messages = {
  "domains.turnOnProduction": [
   "⟦",
   "Ţûŕñ öñ pŕöđûçţîöñ möđé",
+  "⟧"
+ ],
+ "emailDelete.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "emailDelete.deleteDraft": [
+  "⟦",
+  "Đéĺéţé đŕåfţ",
+  "⟧"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé đŕåfţ ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailDelete.deleteTemplate": [
+  "⟦",
+  "Đéĺéţé ţémpĺåţé",
+  "⟧"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé ţémpĺåţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.deleteTheme": [
+  "⟦",
+  "Đéĺéţé ţĥémé",
+  "⟧"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "⟦",
+  "Đéĺéţé ţĥé ţĥémé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "emailDelete.draftConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕémövéđ föŕ ĝööđ; émåîĺš åĺŕéåđý šéñţ fŕöm îţ šţåý îñ ţĥé šéñţ ĺîšţ.",
+  "⟧"
+ ],
+ "emailDelete.reset": [
+  "⟦",
+  "Ŕéšéţ",
+  "⟧"
+ ],
+ "emailDelete.resetNamed": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailDelete.resetTemplate": [
+  "⟦",
+  "Ŕéšéţ ţémpĺåţé",
+  "⟧"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  " ţö ţĥé ƀûîĺţ-îñ ţémpĺåţé?",
+  "⟧"
+ ],
+ "emailDelete.resetTheme": [
+  "⟦",
+  "Ŕéšéţ ţĥémé",
+  "⟧"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "⟦",
+  "Ŕéšéţ ",
+  [
+   "name"
+  ],
+  " ţö ţĥé ƀûîĺţ-îñ ţĥémé?",
+  "⟧"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ţĥé ţĥémé öf ţĥé pŕöjéçţ'š émåîĺš: Đéfåûĺţ Ĺîĝĥţ ţåķéš îţš pĺåçé. Ţémpĺåţéš åñđ đŕåfţš ţĥåţ ñåméđ îţ ûšé ţĥé pŕöjéçţ'š ţĥémé.",
+  "⟧"
+ ],
+ "emailDelete.templateConsequence": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕémövéđ; šéñđîñĝ îţ ƀý îđ fåîĺš fŕöm ñöw öñ.",
+  "⟧"
+ ],
+ "emailDelete.templateResetConsequence": [
+  "⟦",
+  "Ýöûŕ çĥåñĝéš ţö ",
+  [
+   "name"
+  ],
+  " åŕé đŕöppéđ: ţĥé pĺåţföŕm šéñđš îţš ƀûîĺţ-îñ véŕšîöñ åĝåîñ.",
+  "⟧"
+ ],
+ "emailDelete.themeConsequence": [
+  "⟦",
+  "Ţémpĺåţéš åñđ đŕåfţš ţĥåţ ñåméđ ",
+  [
+   "name"
+  ],
+  " ûšé ţĥé pŕöjéçţ'š ţĥémé.",
+  "⟧"
+ ],
+ "emailDelete.themeResetConsequence": [
+  "⟦",
+  "Ýöûŕ çĥåñĝéš ţö ",
+  [
+   "name"
+  ],
+  " åŕé đŕöppéđ åñđ îţš ƀûîĺţ-îñ šöûŕçé îš ûšéđ åĝåîñ.",
+  "⟧"
+ ],
+ "emailEditor.allEmails": [
+  "⟦",
+  "Åĺĺ émåîĺš",
+  "⟧"
+ ],
+ "emailEditor.backToEmails": [
+  "⟦",
+  "Ɓåçķ ţö émåîĺš",
+  "⟧"
+ ],
+ "emailEditor.draftTitle": [
+  "⟦",
+  "Đŕåfţ: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.fixSource": [
+  "⟦",
+  "Fîx ţĥé šöûŕçé ţö éđîţ îţš ţéxţš.",
+  "⟧"
+ ],
+ "emailEditor.goToLine": [
+  "⟦",
+  "Ĝö ţö ĺîñé ",
+  [
+   "line"
+  ],
+  "⟧"
+ ],
+ "emailEditor.lineNumber": [
+  "⟦",
+  "(ĺîñé ",
+  [
+   "line"
+  ],
+  ")",
+  "⟧"
+ ],
+ "emailEditor.name": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "⟦",
+  "Ñö šûçĥ ţémpĺåţé",
+  "⟧"
+ ],
+ "emailEditor.noText": [
+  "⟦",
+  "Ţĥîš šöûŕçé ĥåš ñö šţåţîç ţéxţ.",
+  "⟧"
+ ],
+ "emailEditor.noTheme": [
+  "⟦",
+  "Ñö ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.noVariables": [
+  "⟦",
+  "Ţĥîš ţémpĺåţé ŕéåđš ñö våŕîåƀĺéš.",
+  "⟧"
+ ],
+ "emailEditor.position": [
+  "⟦",
+  "Ĺîñé ",
+  [
+   "line"
+  ],
+  ", çöĺûmñ ",
+  [
+   "column"
+  ],
+  ":",
+  "⟧"
+ ],
+ "emailEditor.preview": [
+  "⟦",
+  "Pŕévîéw",
+  "⟧"
+ ],
+ "emailEditor.previewFrame": [
+  "⟦",
+  "Émåîĺ pŕévîéw",
+  "⟧"
+ ],
+ "emailEditor.projectTheme": [
+  "⟦",
+  "Ţĥé pŕöjéçţ'š ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.readingTexts": [
+  "⟦",
+  "Ŕéåđîñĝ ţĥé ţéxţš…",
+  "⟧"
+ ],
+ "emailEditor.rendering": [
+  "⟦",
+  "Ŕéñđéŕîñĝ…",
+  "⟧"
+ ],
+ "emailEditor.source": [
+  "⟦",
+  "Šöûŕçé (ŢŠX)",
+  "⟧"
+ ],
+ "emailEditor.subject": [
+  "⟦",
+  "Šûƀjéçţ: ",
+  [
+   "subject"
+  ],
+  "⟧"
+ ],
+ "emailEditor.templateTitle": [
+  "⟦",
+  "Ţémpĺåţé: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.textNumber": [
+  "⟦",
+  "Ţéxţ ",
+  [
+   "n"
+  ],
+  "⟧"
+ ],
+ "emailEditor.texts": [
+  "⟦",
+  "Ţéxţš",
+  "⟧"
+ ],
+ "emailEditor.theme": [
+  "⟦",
+  "Ţĥémé",
+  "⟧"
+ ],
+ "emailEditor.themeTitle": [
+  "⟦",
+  "Ţĥémé: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "emailEditor.variables": [
+  "⟦",
+  "Våŕîåƀĺéš",
+  "⟧"
+ ],
+ "emailEditor.variablesExplained": [
+  "⟦",
+  "Pŕévîéwš ûšé ţĥé ţémpĺåţé'š ",
+  [
+   "preview"
+  ],
+  "; émåîĺš ĝéţ ţĥé våŕîåƀĺéš ţĥéý åŕé šéñţ wîţĥ, pĺûš ",
+  [
+   "user"
+  ],
+  " åñđ ",
+  [
+   "project"
+  ],
+  ".",
+  "⟧"
+ ],
+ "emailServer.description": [
+  "⟦",
+  "Ţĥé šĥåŕéđ šéŕvéŕ šéñđš ţĥé pĺåţföŕm'š öwñ émåîĺš wîţĥ ţĥé ƀûîĺţ-îñ ĺööķ; éđîţîñĝ ţémpĺåţéš åñđ šéñđîñĝ émåîĺš ñééđ ýöûŕ öwñ ŠMŢP šéŕvéŕ.",
+  "⟧"
+ ],
+ "emailServer.host": [
+  "⟦",
+  "ŠMŢP ĥöšţ",
+  "⟧"
+ ],
+ "emailServer.noReason": [
+  "⟦",
+  "ñö ŕéåšöñ ĝîvéñ",
+  "⟧"
+ ],
+ "emailServer.own": [
+  "⟦",
+  "Öwñ ŠMŢP šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.password": [
+  "⟦",
+  "ŠMŢP påššwöŕđ",
+  "⟧"
+ ],
+ "emailServer.port": [
+  "⟦",
+  "ŠMŢP pöŕţ",
+  "⟧"
+ ],
+ "emailServer.save": [
+  "⟦",
+  "Šåvé émåîĺ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.saved": [
+  "⟦",
+  "Émåîĺ šéŕvéŕ šåvéđ.",
+  "⟧"
+ ],
+ "emailServer.sendTest": [
+  "⟦",
+  "Šéñđ ţéšţ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.senderEmail": [
+  "⟦",
+  "Šéñđéŕ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.senderName": [
+  "⟦",
+  "Šéñđéŕ ñåmé",
+  "⟧"
+ ],
+ "emailServer.server": [
+  "⟦",
+  "Šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.shared": [
+  "⟦",
+  "Šĥåŕéđ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.testForm": [
+  "⟦",
+  "Šéñđ å ţéšţ émåîĺ",
+  "⟧"
+ ],
+ "emailServer.testRecipient": [
+  "⟦",
+  "Ţéšţ émåîĺ ŕéçîpîéñţ",
+  "⟧"
+ ],
+ "emailServer.testRefused": [
+  "⟦",
+  "Ţĥé šéŕvéŕ ŕéfûšéđ îţ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "emailServer.testTaken": [
+  "⟦",
+  "Ţĥé šéŕvéŕ ţööķ ţĥé ţéšţ émåîĺ föŕ ",
+  [
+   "recipient"
+  ],
+  ".",
+  "⟧"
+ ],
+ "emailServer.title": [
+  "⟦",
+  "Émåîĺ šéŕvéŕ",
+  "⟧"
+ ],
+ "emailServer.username": [
+  "⟦",
+  "ŠMŢP ûšéŕñåmé",
+  "⟧"
+ ],
+ "emails.createDraft": [
+  "⟦",
+  "Çŕéåţé đŕåfţ",
+  "⟧"
+ ],
+ "emails.createTemplate": [
+  "⟦",
+  "Çŕéåţé ţémpĺåţé",
+  "⟧"
+ ],
+ "emails.createTheme": [
+  "⟦",
+  "Çŕéåţé ţĥémé",
+  "⟧"
+ ],
+ "emails.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "emails.drafts": [
+  "⟦",
+  "Đŕåfţš",
+  "⟧"
+ ],
+ "emails.draftsDescription": [
+  "⟦",
+  "Émåîĺš wŕîţţéñ öñçé åñđ šéñţ ţö šömé öŕ åĺĺ ûšéŕš.",
+  "⟧"
+ ],
+ "emails.newDraftName": [
+  "⟦",
+  "Ñéw đŕåfţ ñåmé",
+  "⟧"
+ ],
+ "emails.newTemplateName": [
+  "⟦",
+  "Ñéw ţémpĺåţé ñåmé",
+  "⟧"
+ ],
+ "emails.newThemeName": [
+  "⟦",
+  "Ñéw ţĥémé ñåmé",
+  "⟧"
+ ],
+ "emails.noDrafts": [
+  "⟦",
+  "Ñö đŕåfţš ýéţ.",
+  "⟧"
+ ],
+ "emails.notSent": [
+  "⟦",
+  "ñöţ šéñţ",
+  "⟧"
+ ],
+ "emails.outboxLink": [
+  "⟦",
+  "Šéñţ émåîĺš åñđ öûţƀöx",
+  "⟧"
+ ],
+ "emails.projectTheme": [
+  "⟦",
+  "Ţĥémé öf ţĥé pŕöjéçţ'š émåîĺš",
+  "⟧"
+ ],
+ "emails.selected": [
+  "⟦",
+  "šéĺéçţéđ",
+  "⟧"
+ ],
+ "emails.sentAt": [
+  "⟦",
+  "šéñţ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "emails.templates": [
+  "⟦",
+  "Ţémpĺåţéš",
+  "⟧"
+ ],
+ "emails.templatesDescription": [
+  "⟦",
+  "Ţĥé pĺåţföŕm'š öwñ émåîĺš ûšé ţĥé ţémpĺåţé öf ţĥéîŕ ķîñđ; éđîţš åppĺý ţö ţĥé ñéxţ émåîĺ šéñţ.",
+  "⟧"
+ ],
+ "emails.themes": [
+  "⟦",
+  "Ţĥéméš",
+  "⟧"
+ ],
+ "emails.themesDescription": [
+  "⟦",
+  "Å ţĥémé wŕåpš ţĥé ƀöđý öf évéŕý émåîĺ (ĥéåđéŕ, fööţéŕ, ţĥé ûñšûƀšçŕîƀé ĺîñķ).",
   "⟧"
  ],
  "error.generic": [
@@ -1533,6 +2658,251 @@ export const messages: Messages = {
   "ÖÅûţĥ åççöûñţš",
   "⟧"
  ],
+ "oauthApps.allowDynamic": [
+  "⟦",
+  "Åĺĺöw đýñåmîç çĺîéñţ ŕéĝîšţŕåţîöñ (åppš åñđ MÇP çĺîéñţš ŕéĝîšţéŕ ţĥémšéĺvéš)",
+  "⟧"
+ ],
+ "oauthApps.applications": [
+  "⟦",
+  "Åppĺîçåţîöñš",
+  "⟧"
+ ],
+ "oauthApps.clientId": [
+  "⟦",
+  "Çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "oauthApps.clientSecret": [
+  "⟦",
+  "Çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "oauthApps.confidential": [
+  "⟦",
+  "çöñfîđéñţîåĺ",
+  "⟧"
+ ],
+ "oauthApps.copyClientId": [
+  "⟦",
+  "Çöpý çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "oauthApps.copyClientSecret": [
+  "⟦",
+  "Çöpý çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "oauthApps.copySecretNow": [
+  "⟦",
+  "Çöpý ţĥé çĺîéñţ šéçŕéţ ñöw: ţĥîš îš ţĥé öñĺý ţîmé îţ îš šĥöwñ.",
+  "⟧"
+ ],
+ "oauthApps.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "oauthApps.customClaims": [
+  "⟦",
+  "çûšţöm çĺåîmš: ",
+  [
+   "claims"
+  ],
+  "⟧"
+ ],
+ "oauthApps.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "oauthApps.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.deleteExplained": [
+  "⟦",
+  "Îţš çĺîéñţ ÎĐ îš ŕéfûšéđ fŕöm ñöw öñ, åñđ évéŕý ţöķéñ îţ ĥöĺđš šţöpš wöŕķîñĝ åţ öñçé.",
+  "⟧"
+ ],
+ "oauthApps.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "oauthApps.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "oauthApps.done": [
+  "⟦",
+  "Đöñé",
+  "⟧"
+ ],
+ "oauthApps.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "oauthApps.editNamed": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "⟦",
+  "çĺîéñţ çŕéđéñţîåĺš",
+  "⟧"
+ ],
+ "oauthApps.grantRefresh": [
+  "⟦",
+  "ŕéfŕéšĥ",
+  "⟧"
+ ],
+ "oauthApps.grantSignIn": [
+  "⟦",
+  "šîĝñ-îñ",
+  "⟧"
+ ],
+ "oauthApps.intro": [
+  "⟦",
+  "Åppš ţĥåţ šîĝñ ýöûŕ ûšéŕš îñ wîţĥ ţĥîš pŕöjéçţ (\"Šîĝñ îñ wîţĥ …\"), åñđ måçĥîñéš ţĥåţ ĝéţ ţöķéñš wîţĥ çĺîéñţ çŕéđéñţîåĺš.",
+  "⟧"
+ ],
+ "oauthApps.issuer": [
+  "⟦",
+  "Îššûéŕ (đîšçövéŕý, JWĶŠ åñđ éñđpöîñţš ƀéĺöw îţ):",
+  "⟧"
+ ],
+ "oauthApps.logoUrl": [
+  "⟦",
+  "Ĺöĝö ÛŔĹ",
+  "⟧"
+ ],
+ "oauthApps.machineToMachine": [
+  "⟦",
+  "Måçĥîñé-ţö-måçĥîñé (çĺîéñţ çŕéđéñţîåĺš)",
+  "⟧"
+ ],
+ "oauthApps.name": [
+  "⟦",
+  "Ñåmé",
+  "⟧"
+ ],
+ "oauthApps.newApplication": [
+  "⟦",
+  "Ñéw åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.none": [
+  "⟦",
+  "Ñö åppĺîçåţîöñš ýéţ.",
+  "⟧"
+ ],
+ "oauthApps.provider": [
+  "⟦",
+  "Pŕövîđéŕ",
+  "⟧"
+ ],
+ "oauthApps.public": [
+  "⟦",
+  "pûƀĺîç",
+  "⟧"
+ ],
+ "oauthApps.redirectUris": [
+  "⟦",
+  "Ŕéđîŕéçţ ÛŔÎš",
+  "⟧"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "⟦",
+  "Öñé å ĺîñé, çömpåŕéđ éxåçţĺý (ñö wîĺđçåŕđš).",
+  "⟧"
+ ],
+ "oauthApps.register": [
+  "⟦",
+  "Ŕéĝîšţéŕ åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.registerTitle": [
+  "⟦",
+  "Ŕéĝîšţéŕ åñ åppĺîçåţîöñ",
+  "⟧"
+ ],
+ "oauthApps.registered": [
+  "⟦",
+  [
+   "name"
+  ],
+  " îš ŕéĝîšţéŕéđ",
+  "⟧"
+ ],
+ "oauthApps.registeredItself": [
+  "⟦",
+  "ŕéĝîšţéŕéđ îţšéĺf",
+  "⟧"
+ ],
+ "oauthApps.registering": [
+  "⟦",
+  "Ŕéĝîšţéŕîñĝ…",
+  "⟧"
+ ],
+ "oauthApps.save": [
+  "⟦",
+  "Šåvé",
+  "⟧"
+ ],
+ "oauthApps.scopes": [
+  "⟦",
+  "Åĺĺöwéđ šçöpéš",
+  "⟧"
+ ],
+ "oauthApps.scopesHint": [
+  "⟦",
+  "Šépåŕåţéđ ƀý špåçéš: öpéñîđ, émåîĺ, pŕöfîĺé, öffĺîñé_åççéšš, åñđ ýöûŕ ÅPÎ'š öwñ.",
+  "⟧"
+ ],
+ "oauthApps.type": [
+  "⟦",
+  "Ţýpé",
+  "⟧"
+ ],
+ "oauthApps.typeConfidential": [
+  "⟦",
+  "Çöñfîđéñţîåĺ (å šéŕvéŕ ţĥåţ ķéépš å šéçŕéţ)",
+  "⟧"
+ ],
+ "oauthApps.typePublic": [
+  "⟦",
+  "Pûƀĺîç (šîñĝĺé-påĝé öŕ ñåţîvé åpp, PĶÇÉ öñĺý)",
+  "⟧"
+ ],
+ "oauthApps.withReason": [
+  "⟦",
+  [
+   "message"
+  ],
+  " Ŕéåšöñ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
  "onboarding.affected": [
   "⟦",
   [
@@ -1613,6 +2983,249 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "⟦",
   "Ŕéqûîŕé émåîĺ véŕîfîçåţîöñ (ûšéŕš wîţĥöûţ å véŕîfîéđ pŕîmåŕý émåîĺ åŕé ŕéšţŕîçţéđ)",
+  "⟧"
+ ],
+ "outbox.anyStatus": [
+  "⟦",
+  "Åñý šţåţûš",
+  "⟧"
+ ],
+ "outbox.cancelEmail": [
+  "⟦",
+  "Çåñçéĺ émåîĺ",
+  "⟧"
+ ],
+ "outbox.changeEmail": [
+  "⟦",
+  "Çĥåñĝé ţĥé émåîĺ",
+  "⟧"
+ ],
+ "outbox.content": [
+  "⟦",
+  "Çöñţéñţ",
+  "⟧"
+ ],
+ "outbox.delivery": [
+  "⟦",
+  "Đéĺîvéŕý",
+  "⟧"
+ ],
+ "outbox.deliveryDescription": [
+  "⟦",
+  "Émåîĺš šéñţ ƀý ţĥîš pŕöjéçţ. Ɓöûñçéš åñđ špåm ŕépöŕţš åŕé ñöţ ŕéçéîvéđ fŕöm ŠMŢP šéŕvéŕš.",
+  "⟧"
+ ],
+ "outbox.due": [
+  "⟦",
+  "Đûé",
+  "⟧"
+ ],
+ "outbox.dueOrSent": [
+  "⟦",
+  "Đûé öŕ šéñţ",
+  "⟧"
+ ],
+ "outbox.emailContent": [
+  "⟦",
+  "Émåîĺ çöñţéñţ",
+  "⟧"
+ ],
+ "outbox.empty": [
+  "⟦",
+  "Ţĥé öûţƀöx îš émpţý.",
+  "⟧"
+ ],
+ "outbox.error": [
+  "⟦",
+  "Éŕŕöŕ",
+  "⟧"
+ ],
+ "outbox.kind": [
+  "⟦",
+  "Ķîñđ",
+  "⟧"
+ ],
+ "outbox.last30Days": [
+  "⟦",
+  "Ĺåšţ 30 đåýš",
+  "⟧"
+ ],
+ "outbox.lastDay": [
+  "⟦",
+  "Ĺåšţ đåý",
+  "⟧"
+ ],
+ "outbox.lastError": [
+  "⟦",
+  "Ĺåšţ éŕŕöŕ: ",
+  [
+   "error"
+  ],
+  "⟧"
+ ],
+ "outbox.lastHour": [
+  "⟦",
+  "Ĺåšţ ĥöûŕ",
+  "⟧"
+ ],
+ "outbox.lastWeek": [
+  "⟦",
+  "Ĺåšţ wééķ",
+  "⟧"
+ ],
+ "outbox.noContent": [
+  "⟦",
+  "Ñö çöñţéñţ.",
+  "⟧"
+ ],
+ "outbox.noSubject": [
+  "⟦",
+  "(ñö šûƀjéçţ)",
+  "⟧"
+ ],
+ "outbox.noneSent": [
+  "⟦",
+  "Ñö émåîĺ šéñţ ýéţ.",
+  "⟧"
+ ],
+ "outbox.noneWithStatus": [
+  "⟦",
+  "Ñö ",
+  [
+   "status"
+  ],
+  " émåîĺš.",
+  "⟧"
+ ],
+ "outbox.notEditable": [
+  "⟦",
+  "Åñ émåîĺ ţĥåţ îš šéñđîñĝ öŕ šéñţ çåññöţ ƀé çĥåñĝéđ.",
+  "⟧"
+ ],
+ "outbox.notRendered": [
+  "⟦",
+  "Ñöţ ŕéñđéŕéđ ýéţ: îţ îš ŕéñđéŕéđ fŕöm îţš ţémpĺåţé wĥéñ šéñţ, ûñĺéšš ýöû wŕîţé îţš ĤŢMĹ ĥéŕé.",
+  "⟧"
+ ],
+ "outbox.note": [
+  "⟦",
+  "Ñöţé",
+  "⟧"
+ ],
+ "outbox.outbox": [
+  "⟦",
+  "Öûţƀöx",
+  "⟧"
+ ],
+ "outbox.outboxDescription": [
+  "⟦",
+  "Évéŕý émåîĺ öf ţĥé pŕöjéçţ, ñéwéšţ fîŕšţ: qûéûéđ, šéñđîñĝ, šéñţ, fåîĺéđ, öŕ šķîppéđ wîţĥ ţĥé ŕéåšöñ.",
+  "⟧"
+ ],
+ "outbox.pagerLabel": [
+  "⟦",
+  "Påĝéš öf ţĥé öûţƀöx",
+  "⟧"
+ ],
+ "outbox.perSecond": [
+  "⟦",
+  [
+   "n"
+  ],
+  "/š",
+  "⟧"
+ ],
+ "outbox.plainText": [
+  "⟦",
+  "Pĺåîñ ţéxţ (öpţîöñåĺ)",
+  "⟧"
+ ],
+ "outbox.rate": [
+  "⟦",
+  "Ŕåţé, ĺåšţ mîñûţé",
+  "⟧"
+ ],
+ "outbox.saveChanges": [
+  "⟦",
+  "Šåvé çĥåñĝéš",
+  "⟧"
+ ],
+ "outbox.sendNow": [
+  "⟦",
+  "Šéñđ ñöw",
+  "⟧"
+ ],
+ "outbox.sent": [
+  "⟦",
+  "Šéñţ",
+  "⟧"
+ ],
+ "outbox.sentAt": [
+  "⟦",
+  "Šéñţ åţ",
+  "⟧"
+ ],
+ "outbox.sentDescription": [
+  "⟦",
+  "Ţĥé ñéwéšţ 100 émåîĺš šéñţ öŕ ţŕîéđ, ñéwéšţ fîŕšţ; åñ émåîĺ ñöţ šéñţ ýéţ šĥöwš îţš ĺåšţ éŕŕöŕ.",
+  "⟧"
+ ],
+ "outbox.sentEmails": [
+  "⟦",
+  "Šéñţ émåîĺš",
+  "⟧"
+ ],
+ "outbox.sentTerm": [
+  "⟦",
+  "Šéñţ",
+  "⟧"
+ ],
+ "outbox.skipped": [
+  "⟦",
+  "Šķîppéđ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "outbox.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "outbox.statusFailed": [
+  "⟦",
+  "fåîĺéđ",
+  "⟧"
+ ],
+ "outbox.statusQueued": [
+  "⟦",
+  "qûéûéđ",
+  "⟧"
+ ],
+ "outbox.statusSending": [
+  "⟦",
+  "šéñđîñĝ",
+  "⟧"
+ ],
+ "outbox.statusSent": [
+  "⟦",
+  "šéñţ",
+  "⟧"
+ ],
+ "outbox.statusSkipped": [
+  "⟦",
+  "šķîppéđ",
+  "⟧"
+ ],
+ "outbox.subject": [
+  "⟦",
+  "Šûƀjéçţ",
+  "⟧"
+ ],
+ "outbox.to": [
+  "⟦",
+  "Ţö",
   "⟧"
  ],
  "overview.activeUsers": [
@@ -1708,6 +3321,586 @@ export const messages: Messages = {
  "overview.usersByMethod": [
   "⟦",
   "Ûšéŕš ƀý šîĝñ-ûp méţĥöđ",
+  "⟧"
+ ],
+ "pager.first": [
+  "⟦",
+  "Fîŕšţ påĝé",
+  "⟧"
+ ],
+ "pager.next": [
+  "⟦",
+  "Ñéxţ påĝé",
+  "⟧"
+ ],
+ "pager.previous": [
+  "⟦",
+  "Pŕévîöûš påĝé",
+  "⟧"
+ ],
+ "payments.addAProduct": [
+  "⟦",
+  "Åđđ å pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.addAProductLine": [
+  "⟦",
+  "Åđđ å pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.addAnItem": [
+  "⟦",
+  "Åđđ åñ îţém",
+  "⟧"
+ ],
+ "payments.addItem": [
+  "⟦",
+  "Åđđ îţém",
+  "⟧"
+ ],
+ "payments.addLine": [
+  "⟦",
+  "Åđđ pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.addProduct": [
+  "⟦",
+  "Åđđ pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.amount": [
+  "⟦",
+  "Åmöûñţ",
+  "⟧"
+ ],
+ "payments.any": [
+  "⟦",
+  "Åñý",
+  "⟧"
+ ],
+ "payments.asNow": [
+  "⟦",
+  [
+   "interval"
+  ],
+  " (åš ñöw)",
+  "⟧"
+ ],
+ "payments.billing": [
+  "⟦",
+  "Ɓîĺĺîñĝ",
+  "⟧"
+ ],
+ "payments.billingMonth": [
+  "⟦",
+  "Évéŕý möñţĥ",
+  "⟧"
+ ],
+ "payments.billingWeek": [
+  "⟦",
+  "Évéŕý wééķ",
+  "⟧"
+ ],
+ "payments.billingYear": [
+  "⟦",
+  "Évéŕý ýéåŕ",
+  "⟧"
+ ],
+ "payments.blockNewPurchases": [
+  "⟦",
+  "Ɓĺöçķ ñéw pûŕçĥåšéš",
+  "⟧"
+ ],
+ "payments.cancelEditing": [
+  "⟦",
+  "Çåñçéĺ éđîţîñĝ",
+  "⟧"
+ ],
+ "payments.chargesEnabled": [
+  "⟦",
+  "Çĥåŕĝéš éñåƀĺéđ",
+  "⟧"
+ ],
+ "payments.continueOnStripe": [
+  "⟦",
+  "çöñţîñûé öñ Šţŕîpé",
+  "⟧"
+ ],
+ "payments.continueOnboarding": [
+  "⟦",
+  "Çöñţîñûé öñƀöåŕđîñĝ",
+  "⟧"
+ ],
+ "payments.currency": [
+  "⟦",
+  "Çûŕŕéñçý",
+  "⟧"
+ ],
+ "payments.customer": [
+  "⟦",
+  "Å çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.customerDescription": [
+  "⟦",
+  "Å ûšéŕ'š öŕ ţéåm'š îđ (fŕöm ţĥéîŕ påĝé), öŕ ýöûŕ öwñ îđ öf å çûšţöm çûšţöméŕ.",
+  "⟧"
+ ],
+ "payments.customerId": [
+  "⟦",
+  "Çûšţöméŕ îđ",
+  "⟧"
+ ],
+ "payments.customerType": [
+  "⟦",
+  "Çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.customerTypeCustom": [
+  "⟦",
+  "çûšţöm",
+  "⟧"
+ ],
+ "payments.customerTypeOf": [
+  "⟦",
+  "Ţýpé öf çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.customerTypeTeam": [
+  "⟦",
+  "ţéåm",
+  "⟧"
+ ],
+ "payments.customerTypeUser": [
+  "⟦",
+  "ûšéŕ",
+  "⟧"
+ ],
+ "payments.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "payments.deleteExplained": [
+  "⟦",
+  "Çûšţöméŕš wĥö öwñ îţ ķéép wĥåţ ţĥéý ƀöûĝĥţ; îţ çåñ ñö ĺöñĝéŕ ƀé ƀöûĝĥţ, ĝŕåñţéđ öŕ îñçĺûđéđ.",
+  "⟧"
+ ],
+ "payments.deleteItem": [
+  "⟦",
+  "Đéĺéţé îţém",
+  "⟧"
+ ],
+ "payments.deleteItemNamed": [
+  "⟦",
+  "Đéĺéţé îţém ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteItemTitle": [
+  "⟦",
+  "Đéĺéţé îţém ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.deleteLine": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.deleteLineNamed": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteLineTitle": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ĺîñé ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.deleteProduct": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.deleteProductNamed": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.deleteProductTitle": [
+  "⟦",
+  "Đéĺéţé pŕöđûçţ ",
+  [
+   "id"
+  ],
+  "?",
+  "⟧"
+ ],
+ "payments.detailsSubmitted": [
+  "⟦",
+  "Đéţåîĺš šûƀmîţţéđ",
+  "⟧"
+ ],
+ "payments.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "payments.editItemNamed": [
+  "⟦",
+  "Éđîţ îţém ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.editLineNamed": [
+  "⟦",
+  "Éđîţ pŕöđûçţ ĺîñé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.editProductNamed": [
+  "⟦",
+  "Éđîţ pŕöđûçţ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "payments.everyDay": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý đåý"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " đåýš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyMonth": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý möñţĥ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " möñţĥš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyWeek": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý wééķ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " wééķš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.everyYear": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "évéŕý ýéåŕ"
+    ],
+    "other": [
+     "évéŕý ",
+     "#",
+     " ýéåŕš"
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "payments.formShowsOne": [
+  "⟦",
+  "Ţĥé föŕm šĥöwš öñé pŕîçé öf ţĥîš pŕöđûçţ åñđ îţš fîŕšţ îñçĺûđéđ îţém; îţš öţĥéŕ pŕîçéš åñđ îţémš šţåý åš ţĥéý åŕé.",
+  "⟧"
+ ],
+ "payments.free": [
+  "⟦",
+  "Fŕéé, îñçĺûđéđ ƀý đéfåûĺţ",
+  "⟧"
+ ],
+ "payments.id": [
+  "⟦",
+  "Îđ",
+  "⟧"
+ ],
+ "payments.includedByDefault": [
+  "⟦",
+  "Îñçĺûđéđ ƀý đéfåûĺţ",
+  "⟧"
+ ],
+ "payments.includedItem": [
+  "⟦",
+  "Îñçĺûđéđ îţém",
+  "⟧"
+ ],
+ "payments.includes": [
+  "⟦",
+  "îñçĺûđéš ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ],
+  "⟧"
+ ],
+ "payments.itemName": [
+  "⟦",
+  "Îţém ñåmé",
+  "⟧"
+ ],
+ "payments.items": [
+  "⟦",
+  "Îţémš",
+  "⟧"
+ ],
+ "payments.itemsDescription": [
+  "⟦",
+  "Wĥåţ çûšţöméŕš ĥåvé å qûåñţîţý öf (çŕéđîţš, šéåţš); pŕöđûçţš îñçĺûđé ţĥém.",
+  "⟧"
+ ],
+ "payments.lineBadge": [
+  "⟦",
+  "ĺîñé ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "payments.lineCustomerType": [
+  "⟦",
+  "Ĺîñé çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.lineName": [
+  "⟦",
+  "Ĺîñé ñåmé",
+  "⟧"
+ ],
+ "payments.mode": [
+  "⟦",
+  "Möđé",
+  "⟧"
+ ],
+ "payments.modeDescription": [
+  "⟦",
+  "Îñ ţéšţ möđé pûŕçĥåšéš ĝö ţĥŕöûĝĥ ţĥé pĺåţföŕm'š ţéšţ çĥéçķöûţ (ñö çåŕđ îš çĥåŕĝéđ). Ɓĺöçķîñĝ ñéw pûŕçĥåšéš ķéépš wĥåţ çûšţöméŕš öwñ.",
+  "⟧"
+ ],
+ "payments.no": [
+  "⟦",
+  "ñö",
+  "⟧"
+ ],
+ "payments.noItems": [
+  "⟦",
+  "Ñö îţémš ýéţ.",
+  "⟧"
+ ],
+ "payments.noProductLines": [
+  "⟦",
+  "Ñö pŕöđûçţ ĺîñéš ýéţ.",
+  "⟧"
+ ],
+ "payments.noProducts": [
+  "⟦",
+  "Ñö pŕöđûçţš ýéţ.",
+  "⟧"
+ ],
+ "payments.none": [
+  "⟦",
+  "Ñöñé",
+  "⟧"
+ ],
+ "payments.onboardingReady": [
+  "⟦",
+  "Öñƀöåŕđîñĝ ĺîñķ ŕéåđý:",
+  "⟧"
+ ],
+ "payments.once": [
+  "⟦",
+  "öñçé",
+  "⟧"
+ ],
+ "payments.oneTime": [
+  "⟦",
+  "Öñé ţîmé",
+  "⟧"
+ ],
+ "payments.payoutsEnabled": [
+  "⟦",
+  "Påýöûţš éñåƀĺéđ",
+  "⟧"
+ ],
+ "payments.price": [
+  "⟦",
+  "Pŕîçé",
+  "⟧"
+ ],
+ "payments.priceId": [
+  "⟦",
+  "Pŕîçé îđ",
+  "⟧"
+ ],
+ "payments.priceToEdit": [
+  "⟦",
+  "Pŕîçé ţö éđîţ",
+  "⟧"
+ ],
+ "payments.productCustomerType": [
+  "⟦",
+  "Pŕöđûçţ çûšţöméŕ ţýpé",
+  "⟧"
+ ],
+ "payments.productLine": [
+  "⟦",
+  "Pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.productLines": [
+  "⟦",
+  "Pŕöđûçţ ĺîñéš",
+  "⟧"
+ ],
+ "payments.productLinesDescription": [
+  "⟦",
+  "Å çûšţöméŕ öwñš åţ möšţ öñé pŕöđûçţ öf å ĺîñé (pĺåñš: Fŕéé, Pŕö, Måx); ƀûýîñĝ åñöţĥéŕ šwîţçĥéš.",
+  "⟧"
+ ],
+ "payments.productName": [
+  "⟦",
+  "Pŕöđûçţ ñåmé",
+  "⟧"
+ ],
+ "payments.products": [
+  "⟦",
+  "Pŕöđûçţš",
+  "⟧"
+ ],
+ "payments.productsDescription": [
+  "⟦",
+  "Wĥåţ çûšţöméŕš ƀûý öŕ åŕé ĝŕåñţéđ: pŕîçéš péŕ çûŕŕéñçý åñđ îñţéŕvåĺ, åñđ ţĥé îţémš ţĥéý îñçĺûđé.",
+  "⟧"
+ ],
+ "payments.quantityIncluded": [
+  "⟦",
+  "Qûåñţîţý îñçĺûđéđ",
+  "⟧"
+ ],
+ "payments.refreshStatus": [
+  "⟦",
+  "Ŕéfŕéšĥ šţåţûš",
+  "⟧"
+ ],
+ "payments.saveItem": [
+  "⟦",
+  "Šåvé îţém",
+  "⟧"
+ ],
+ "payments.saveLine": [
+  "⟦",
+  "Šåvé pŕöđûçţ ĺîñé",
+  "⟧"
+ ],
+ "payments.saveProduct": [
+  "⟦",
+  "Šåvé pŕöđûçţ",
+  "⟧"
+ ],
+ "payments.setUpStripe": [
+  "⟦",
+  "Šéţ ûp Šţŕîpé",
+  "⟧"
+ ],
+ "payments.showCustomer": [
+  "⟦",
+  "Šĥöw çûšţöméŕ",
+  "⟧"
+ ],
+ "payments.stackable": [
+  "⟦",
+  "Šţåçķåƀĺé (ƀöûĝĥţ möŕé ţĥåñ öñçé)",
+  "⟧"
+ ],
+ "payments.stripeAccount": [
+  "⟦",
+  "Åççöûñţ",
+  "⟧"
+ ],
+ "payments.stripeDescription": [
+  "⟦",
+  "Öûţšîđé ţéšţ möđé çûšţöméŕš påý ţĥŕöûĝĥ ţĥé pŕöjéçţ'š öwñ Šţŕîpé åççöûñţ, çöññéçţéđ ĥéŕé wîţĥ Šţŕîpé'š öñƀöåŕđîñĝ.",
+  "⟧"
+ ],
+ "payments.stripeNotConnected": [
+  "⟦",
+  "Ñöţ çöññéçţéđ: ñö Šţŕîpé åççöûñţ îš çöññéçţéđ ţö ţĥîš pŕöjéçţ ýéţ.",
+  "⟧"
+ ],
+ "payments.testMode": [
+  "⟦",
+  "Ţéšţ möđé",
+  "⟧"
+ ],
+ "payments.transactions": [
+  "⟦",
+  "Ţŕåñšåçţîöñš",
+  "⟧"
+ ],
+ "payments.yes": [
+  "⟦",
+  "ýéš",
   "⟧"
  ],
  "permissions.actions": [
@@ -1877,6 +4070,259 @@ export const messages: Messages = {
  "projects.title": [
   "⟦",
   "Pŕöjéçţš",
+  "⟧"
+ ],
+ "sendDraft.allUsers": [
+  "⟦",
+  "Åĺĺ ûšéŕš",
+  "⟧"
+ ],
+ "sendDraft.confirmTitle": [
+  "⟦",
+  "Šéñđ ţĥîš đŕåfţ?",
+  "⟧"
+ ],
+ "sendDraft.everyUserGets": [
+  "⟦",
+  "Évéŕý ûšéŕ öf ţĥé pŕöjéçţ ĝéţš ţĥîš émåîĺ.",
+  "⟧"
+ ],
+ "sendDraft.lastSent": [
+  "⟦",
+  "Ĺåšţ šéñţ ",
+  [
+   "date"
+  ],
+  ". Šåvé ýöûŕ çĥåñĝéš ƀéföŕé šéñđîñĝ.",
+  "⟧"
+ ],
+ "sendDraft.recipients": [
+  "⟦",
+  "Ŕéçîpîéñţš",
+  "⟧"
+ ],
+ "sendDraft.saveFirst": [
+  "⟦",
+  "Šåvé ýöûŕ çĥåñĝéš ƀéföŕé šéñđîñĝ.",
+  "⟧"
+ ],
+ "sendDraft.send": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "sendDraft.sendEllipsis": [
+  "⟦",
+  "Šéñđ…",
+  "⟧"
+ ],
+ "sendDraft.sentTo": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Šéñţ ţö ",
+     "#",
+     " ûšéŕ (ûšéŕš wĥö ţûŕñéđ ţĥîš ķîñđ öf émåîĺ öff åŕé šķîppéđ)."
+    ],
+    "other": [
+     "Šéñţ ţö ",
+     "#",
+     " ûšéŕš (ûšéŕš wĥö ţûŕñéđ ţĥîš ķîñđ öf émåîĺ öff åŕé šķîppéđ)."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "sendDraft.subject": [
+  "⟦",
+  "Šûƀjéçţ",
+  "⟧"
+ ],
+ "sendDraft.subjectHint": [
+  "⟦",
+  "Ĺéåvé émpţý föŕ ţĥé đŕåfţ'š öwñ šûƀjéçţ.",
+  "⟧"
+ ],
+ "sendDraft.theseUsers": [
+  "⟦",
+  "Ţĥéšé ûšéŕš",
+  "⟧"
+ ],
+ "sendDraft.title": [
+  "⟦",
+  "Šéñđ",
+  "⟧"
+ ],
+ "sendDraft.userIds": [
+  "⟦",
+  "Ûšéŕ îđš",
+  "⟧"
+ ],
+ "sendDraft.userIdsHint": [
+  "⟦",
+  "Šépåŕåţéđ ƀý çömmåš öŕ špåçéš.",
+  "⟧"
+ ],
+ "sendDraft.usersGet": [
+  "⟦",
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " ûšéŕ ĝéţš ţĥîš émåîĺ."
+    ],
+    "other": [
+     "#",
+     " ûšéŕš ĝéţ ţĥîš émåîĺ."
+    ]
+   }
+  ],
+  "⟧"
+ ],
+ "settings.confirmName": [
+  "⟦",
+  "Pŕöjéçţ ñåmé ţö çöñfîŕm",
+  "⟧"
+ ],
+ "settings.dangerDescription": [
+  "⟦",
+  "Đéĺéţîñĝ ţĥé pŕöjéçţ đéĺéţéš îţš ûšéŕš, ţéåmš, ķéýš åñđ šéţţîñĝš. Îţ çåññöţ ƀé ûñđöñé.",
+  "⟧"
+ ],
+ "settings.dangerZone": [
+  "⟦",
+  "Đåñĝéŕ žöñé",
+  "⟧"
+ ],
+ "settings.deleteExplained": [
+  "⟦",
+  "Évéŕýţĥîñĝ îñ ţĥé pŕöjéçţ îš đéĺéţéđ. Ţýpé ţĥé pŕöjéçţ'š ñåmé ţö çöñfîŕm.",
+  "⟧"
+ ],
+ "settings.deleteForever": [
+  "⟦",
+  "Đéĺéţé föŕévéŕ",
+  "⟧"
+ ],
+ "settings.deleteProject": [
+  "⟦",
+  "Đéĺéţé pŕöjéçţ",
+  "⟧"
+ ],
+ "settings.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "settings.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "settings.general": [
+  "⟦",
+  "Ĝéñéŕåĺ",
+  "⟧"
+ ],
+ "settings.logoDarkFull": [
+  "⟦",
+  "Fûĺĺ ĺöĝö föŕ đåŕķ möđé",
+  "⟧"
+ ],
+ "settings.logoDarkSquare": [
+  "⟦",
+  "Ĺöĝö föŕ đåŕķ möđé (šqûåŕé)",
+  "⟧"
+ ],
+ "settings.logoFull": [
+  "⟦",
+  "Fûĺĺ ĺöĝö",
+  "⟧"
+ ],
+ "settings.logoPlaceholder": [
+  "⟦",
+  "ĥţţpš://… öŕ đåţå:îmåĝé/…",
+  "⟧"
+ ],
+ "settings.logoPreview": [
+  "⟦",
+  [
+   "label"
+  ],
+  " pŕévîéw",
+  "⟧"
+ ],
+ "settings.logoSquare": [
+  "⟦",
+  "Ĺöĝö (šqûåŕé)",
+  "⟧"
+ ],
+ "settings.newOwnerTeam": [
+  "⟦",
+  "Ñéw öwñéŕ ţéåm",
+  "⟧"
+ ],
+ "settings.projectId": [
+  "⟦",
+  "Pŕöjéçţ îđ",
+  "⟧"
+ ],
+ "settings.projectName": [
+  "⟦",
+  "Pŕöjéçţ ñåmé",
+  "⟧"
+ ],
+ "settings.save": [
+  "⟦",
+  "Šåvé",
+  "⟧"
+ ],
+ "settings.saved": [
+  "⟦",
+  "Šåvéđ.",
+  "⟧"
+ ],
+ "settings.saving": [
+  "⟦",
+  "Šåvîñĝ…",
+  "⟧"
+ ],
+ "settings.teamNotIn": [
+  "⟦",
+  "å ţéåm ýöû åŕé ñöţ îñ",
+  "⟧"
+ ],
+ "settings.transfer": [
+  "⟦",
+  "Ţŕåñšféŕ",
+  "⟧"
+ ],
+ "settings.transferDescription": [
+  "⟦",
+  "Öwñéđ ƀý ",
+  [
+   "owner"
+  ],
+  ". Mövé îţ ţö åñöţĥéŕ öf ýöûŕ ţéåmš.",
+  "⟧"
+ ],
+ "settings.transferred": [
+  "⟦",
+  "Ţŕåñšféŕŕéđ.",
+  "⟧"
+ ],
+ "settings.transferring": [
+  "⟦",
+  "Ţŕåñšféŕŕîñĝ…",
   "⟧"
  ],
  "shell.allProjects": [
@@ -3167,6 +5613,435 @@ export const messages: Messages = {
  "users.user": [
   "⟦",
   "Ûšéŕ",
+  "⟧"
+ ],
+ "webhookLog.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "webhookLog.allEndpoints": [
+  "⟦",
+  "Åĺĺ éñđpöîñţš",
+  "⟧"
+ ],
+ "webhookLog.attempts": [
+  "⟦",
+  "Åţţémpţš",
+  "⟧"
+ ],
+ "webhookLog.deliveries": [
+  "⟦",
+  "Đéĺîvéŕîéš",
+  "⟧"
+ ],
+ "webhookLog.description": [
+  "⟦",
+  "Ţĥé ñéwéšţ 100, ñéwéšţ fîŕšţ. Fåîĺéđ åţţémpţš åŕé ŕéţŕîéđ åfţéŕ 5 š, 5 mîñ, 30 mîñ, 2 ĥ, 5 ĥ, ţĥéñ évéŕý 10 ĥ (12 åţţémpţš); å ŕépĺåý šéñđš ţĥé méššåĝé åĝåîñ wîţĥ ţĥé šåmé wéƀĥööķ-îđ.",
+  "⟧"
+ ],
+ "webhookLog.disabled": [
+  "⟦",
+  "đîšåƀĺéđ",
+  "⟧"
+ ],
+ "webhookLog.event": [
+  "⟦",
+  "Évéñţ",
+  "⟧"
+ ],
+ "webhookLog.lastAnswer": [
+  "⟦",
+  "Ĺåšţ åñšwéŕ",
+  "⟧"
+ ],
+ "webhookLog.latency": [
+  "⟦",
+  "Ĺåţéñçý",
+  "⟧"
+ ],
+ "webhookLog.messages": [
+  "⟦",
+  "Méššåĝéš",
+  "⟧"
+ ],
+ "webhookLog.millis": [
+  "⟦",
+  [
+   "n"
+  ],
+  " mš",
+  "⟧"
+ ],
+ "webhookLog.none": [
+  "⟦",
+  "Ñö đéĺîvéŕîéš ýéţ.",
+  "⟧"
+ ],
+ "webhookLog.replay": [
+  "⟦",
+  "Ŕépĺåý",
+  "⟧"
+ ],
+ "webhookLog.replayNamed": [
+  "⟦",
+  "Ŕépĺåý ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "webhookLog.replaying": [
+  "⟦",
+  "Ŕépĺåýîñĝ…",
+  "⟧"
+ ],
+ "webhookLog.response": [
+  "⟦",
+  "Ŕéšpöñšé",
+  "⟧"
+ ],
+ "webhookLog.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "webhookPortal.copyToken": [
+  "⟦",
+  "Çöpý ţĥé pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.copyUrl": [
+  "⟦",
+  "Çöpý ţĥé éñđpöîñţš ÅPÎ ÛŔĹ",
+  "⟧"
+ ],
+ "webhookPortal.create": [
+  "⟦",
+  "Çŕéåţé pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.createAnother": [
+  "⟦",
+  "Çŕéåţé åñöţĥéŕ pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "webhookPortal.description": [
+  "⟦",
+  "Å ţöķéñ föŕ måñåĝîñĝ ţĥîš pŕöjéçţ'š wéƀĥööķ éñđpöîñţš (ĺîšţ, åđđ, éđîţ, ţéšţ, đéĺîvéŕý ĺöĝ) åñđ ñöţĥîñĝ éĺšé, våĺîđ föŕ öñé ĥöûŕ: ĝîvé îţ ţö wĥöévéŕ ŕûñš ţĥé ŕéçéîvîñĝ šîđé îñšţéåđ öf åñ åđmîñ ķéý.",
+  "⟧"
+ ],
+ "webhookPortal.endpointsApi": [
+  "⟦",
+  "Éñđpöîñţš ÅPÎ",
+  "⟧"
+ ],
+ "webhookPortal.hide": [
+  "⟦",
+  "Ĥîđé ţĥé ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.howToSend": [
+  "⟦",
+  "Šéñđ îţ åš ţĥé åđmîñ ķéý wîţĥ ţĥé pŕöjéçţ'š îđ:",
+  "⟧"
+ ],
+ "webhookPortal.oneHour": [
+  "⟦",
+  "öñé ĥöûŕ (ûñţîĺ åƀöûţ ",
+  [
+   "time"
+  ],
+  ")",
+  "⟧"
+ ],
+ "webhookPortal.othersRefuse": [
+  "⟦",
+  "Öţĥéŕ åđmîñ öpéŕåţîöñš ŕéfûšé îţ.",
+  "⟧"
+ ],
+ "webhookPortal.title": [
+  "⟦",
+  "Pöŕţåĺ åççéšš",
+  "⟧"
+ ],
+ "webhookPortal.token": [
+  "⟦",
+  "Pöŕţåĺ ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.tokenTerm": [
+  "⟦",
+  "Ţöķéñ",
+  "⟧"
+ ],
+ "webhookPortal.validFor": [
+  "⟦",
+  "Våĺîđ föŕ",
+  "⟧"
+ ],
+ "webhooks.add": [
+  "⟦",
+  "Åđđ éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.addDescription": [
+  "⟦",
+  "Évéŕý évéñţ öf ţĥé pŕöjéçţ (ûšéŕš, ţéåmš, mémƀéŕšĥîpš, péŕmîššîöñš, émåîĺš, påýméñţš) îš pöšţéđ ţö ţĥé éñđpöîñţ, šîĝñéđ péŕ Šţåñđåŕđ Wéƀĥööķš wîţĥ îţš öwñ wĥšéç_ šéçŕéţ. Pŕîvåţé åñđ ĺööpƀåçķ åđđŕéššéš åŕé ŕéfûšéđ ûñĺéšš ţĥé pŕöjéçţ åĺĺöwš ĺöçåĺĥöšţ.",
+  "⟧"
+ ],
+ "webhooks.addTitle": [
+  "⟦",
+  "Åđđ åñ éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.adding": [
+  "⟦",
+  "Åđđîñĝ…",
+  "⟧"
+ ],
+ "webhooks.copiedIt": [
+  "⟦",
+  "Î ĥåvé çöpîéđ îţ",
+  "⟧"
+ ],
+ "webhooks.copySecretNow": [
+  "⟦",
+  "Çöpý ţĥé šîĝñîñĝ šéçŕéţ ñöw",
+  "⟧"
+ ],
+ "webhooks.createdAt": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "webhooks.delete": [
+  "⟦",
+  "Đéĺéţé",
+  "⟧"
+ ],
+ "webhooks.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.deleteExplained": [
+  "⟦",
+  [
+   "url"
+  ],
+  " ĝéţš ñö möŕé méššåĝéš; îţš péñđîñĝ đéĺîvéŕîéš åñđ îţš đéĺîvéŕý ĺöĝ åŕé ŕémövéđ.",
+  "⟧"
+ ],
+ "webhooks.deleteNamed": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ţĥîš éñđpöîñţ?",
+  "⟧"
+ ],
+ "webhooks.deliveryLog": [
+  "⟦",
+  "Đéĺîvéŕý ĺöĝ",
+  "⟧"
+ ],
+ "webhooks.description": [
+  "⟦",
+  "Đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "webhooks.disabledFailing": [
+  "⟦",
+  "Đîšåƀĺéđ: îţš đéĺîvéŕîéš fåîĺéđ föŕ 5 đåýš. Éñåƀĺé îţ öñçé ţĥé ŕéçéîvéŕ wöŕķš åĝåîñ.",
+  "⟧"
+ ],
+ "webhooks.edit": [
+  "⟦",
+  "Éđîţ",
+  "⟧"
+ ],
+ "webhooks.editNamed": [
+  "⟦",
+  "Éđîţ ",
+  [
+   "url"
+  ],
+  "⟧"
+ ],
+ "webhooks.enabledLabel": [
+  "⟦",
+  "Éñåƀĺéđ: ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.endpointUrl": [
+  "⟦",
+  "Éñđpöîñţ ÛŔĹ",
+  "⟧"
+ ],
+ "webhooks.endpoints": [
+  "⟦",
+  "Éñđpöîñţš",
+  "⟧"
+ ],
+ "webhooks.eventTypes": [
+  "⟦",
+  "Évéñţ ţýpéš",
+  "⟧"
+ ],
+ "webhooks.eventTypesHint": [
+  "⟦",
+  "Çömmå-šépåŕåţéđ, é.ĝ. ûšéŕ.çŕéåţéđ, ţéåm.çŕéåţéđ; émpţý: évéŕý évéñţ.",
+  "⟧"
+ ],
+ "webhooks.everyEventType": [
+  "⟦",
+  "évéŕý évéñţ ţýpé",
+  "⟧"
+ ],
+ "webhooks.listLabel": [
+  "⟦",
+  "Wéƀĥööķ éñđpöîñţš",
+  "⟧"
+ ],
+ "webhooks.newDescription": [
+  "⟦",
+  "Ñéw đéšçŕîpţîöñ",
+  "⟧"
+ ],
+ "webhooks.newEventTypes": [
+  "⟦",
+  "Ñéw évéñţ ţýpéš",
+  "⟧"
+ ],
+ "webhooks.newEventTypesHint": [
+  "⟦",
+  "Çömmå-šépåŕåţéđ; émpţý: évéŕý évéñţ.",
+  "⟧"
+ ],
+ "webhooks.newUrl": [
+  "⟦",
+  "Ñéw ÛŔĹ",
+  "⟧"
+ ],
+ "webhooks.noAnswer": [
+  "⟦",
+  "ñö åñšwéŕ",
+  "⟧"
+ ],
+ "webhooks.none": [
+  "⟦",
+  "Ñö éñđpöîñţš ýéţ.",
+  "⟧"
+ ],
+ "webhooks.previousSecretUntil": [
+  "⟦",
+  "pŕévîöûš šéçŕéţ šîĝñš ûñţîĺ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "webhooks.rotateExplained": [
+  "⟦",
+  "Ţĥé ñéw šéçŕéţ šîĝñš åţ öñçé; ţĥé çûŕŕéñţ öñé ķéépš šîĝñîñĝ ƀéšîđé îţ föŕ 24 ĥöûŕš, šö ţĥé ŕéçéîvéŕ çåñ šwîţçĥ.",
+  "⟧"
+ ],
+ "webhooks.rotateSecret": [
+  "⟦",
+  "Ŕöţåţé šéçŕéţ",
+  "⟧"
+ ],
+ "webhooks.rotateSecretOf": [
+  "⟦",
+  "Ŕöţåţé šéçŕéţ öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.rotateTitle": [
+  "⟦",
+  "Ŕöţåţé ţĥé šîĝñîñĝ šéçŕéţ?",
+  "⟧"
+ ],
+ "webhooks.save": [
+  "⟦",
+  "Šåvé éñđpöîñţ",
+  "⟧"
+ ],
+ "webhooks.saving": [
+  "⟦",
+  "Šåvîñĝ…",
+  "⟧"
+ ],
+ "webhooks.secretExplained": [
+  "⟦",
+  "Ţĥé ŕéçéîvéŕ åţ ",
+  [
+   "url"
+  ],
+  " véŕîfîéš évéŕý méššåĝé wîţĥ îţ (é.ĝ. ",
+  [
+   "example"
+  ],
+  " öf ţĥé šţåñđåŕđwéƀĥööķš påçķåĝé). Îţ îš ñöţ šĥöwñ åĝåîñ ĥéŕé; ŕöţåţé îţ ţö ĝéţ å ñéw öñé.",
+  "⟧"
+ ],
+ "webhooks.sendTest": [
+  "⟦",
+  "Šéñđ ţéšţ",
+  "⟧"
+ ],
+ "webhooks.sendTestTo": [
+  "⟦",
+  "Šéñđ ţéšţ ţö ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "webhooks.sending": [
+  "⟦",
+  "Šéñđîñĝ…",
+  "⟧"
+ ],
+ "webhooks.signingSecret": [
+  "⟦",
+  "Šîĝñîñĝ šéçŕéţ",
+  "⟧"
+ ],
+ "webhooks.testAccepted": [
+  "⟦",
+  "Ţĥé ţéšţ méššåĝé wåš åççépţéđ.",
+  "⟧"
+ ],
+ "webhooks.testFailed": [
+  "⟦",
+  "Ţĥé ţéšţ méššåĝé fåîĺéđ: ",
+  [
+   "reason"
+  ],
   "⟧"
  ]
 };

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "The assistant answered."
+ ],
+ "aiChat.ask": [
+  "Ask the assistant"
+ ],
+ "aiChat.assistant": [
+  "Assistant"
+ ],
+ "aiChat.conversation": [
+  "Conversation"
+ ],
+ "aiChat.description": [
+  "Ask the AI assistant about this email; it sees the conversation and the source as it is in the editor."
+ ],
+ "aiChat.loading": [
+  "Loading the conversation…"
+ ],
+ "aiChat.newConversation": [
+  "New conversation"
+ ],
+ "aiChat.none": [
+  "No messages yet."
+ ],
+ "aiChat.send": [
+  "Send"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter (⌘+Enter) sends."
+ ],
+ "aiChat.useCode": [
+  "Use code ",
+  [
+   "n"
+  ],
+  " in the editor"
+ ],
+ "aiChat.waiting": [
+  "Waiting for the answer…"
+ ],
+ "aiChat.you": [
+  "You"
+ ],
  "apiKeys.admin": [
   "Super secret admin key"
  ],
@@ -129,6 +172,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "Action"
+ ],
+ "auditLog.actor": [
+  "Actor"
+ ],
+ "auditLog.actorAdmin": [
+  "admin"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonymous"
+ ],
+ "auditLog.actorId": [
+  "Actor ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM directory"
+ ],
+ "auditLog.actorServer": [
+  "server"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO setup link"
+ ],
+ "auditLog.actorSystem": [
+  "system"
+ ],
+ "auditLog.actorUser": [
+  "user"
+ ],
+ "auditLog.description": [
+  "Security and administrative events, newest first, each written in the transaction of the change it records."
+ ],
+ "auditLog.details": [
+  "Details"
+ ],
+ "auditLog.entries": [
+  "Entries"
+ ],
+ "auditLog.export": [
+  "Export ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filter"
+ ],
+ "auditLog.filters": [
+  "Audit log filters"
+ ],
+ "auditLog.ipAddress": [
+  "IP address"
+ ],
+ "auditLog.none": [
+  "No entries yet."
+ ],
+ "auditLog.noneMatch": [
+  "No entries match."
+ ],
+ "auditLog.pagerLabel": [
+  "Pages of the audit log"
+ ],
+ "auditLog.tableLabel": [
+  "Audit log entries"
+ ],
+ "auditLog.target": [
+  "Target"
+ ],
+ "auditLog.targetId": [
+  "Target ID"
+ ],
+ "auditLog.teamId": [
+  "Team ID"
+ ],
+ "auditLog.time": [
+  "Time"
  ],
  "auth.addProvider": [
   "Add a provider"
@@ -470,6 +591,209 @@ export const messages: Messages = {
  "common.working": [
   "Working…"
  ],
+ "config.discard": [
+  "Discard changes"
+ ],
+ "config.effective": [
+  "Effective config"
+ ],
+ "config.effectiveDescription": [
+  "The defaults with the override applied: every setting, its value and where it comes from."
+ ],
+ "config.effectiveWhat": [
+  "the effective config"
+ ],
+ "config.filter": [
+  "Filter settings"
+ ],
+ "config.from": [
+  "From"
+ ],
+ "config.fromDefault": [
+  "default"
+ ],
+ "config.fromOverride": [
+  "override"
+ ],
+ "config.level": [
+  "Level"
+ ],
+ "config.levelBranch": [
+  "Branch"
+ ],
+ "config.levelEnvironment": [
+  "Environment"
+ ],
+ "config.levelProject": [
+  "Project"
+ ],
+ "config.noMatch": [
+  "No setting matches “",
+  [
+   "filter"
+  ],
+  "”."
+ ],
+ "config.otherKeys": [
+  "Other keys"
+ ],
+ "config.otherKeysHint": [
+  "Dotted paths, separated by commas or spaces (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Override"
+ ],
+ "config.overrideBranch": [
+  "Override (branch level)"
+ ],
+ "config.overrideDescription": [
+  "What the project sets over the defaults, as JSON (dotted keys allowed). Gatehouse keeps one override per project: the project, branch and environment levels all show and edit it."
+ ],
+ "config.overrideEnvironment": [
+  "Override (environment level)"
+ ],
+ "config.overrideProject": [
+  "Override (project level)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Reset ",
+     "#",
+     " key"
+    ],
+    "other": [
+     "Reset ",
+     "#",
+     " keys"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " key reset."
+    ],
+    "other": [
+     "#",
+     " keys reset."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "The settings at the chosen paths (and below them) go back to their defaults."
+ ],
+ "config.resetKeys": [
+  "Reset keys"
+ ],
+ "config.resetOnlyBelow": [
+  "Keys can be reset only at the branch and environment levels."
+ ],
+ "config.resetting": [
+  "Resetting…"
+ ],
+ "config.saveOverride": [
+  "Save override"
+ ],
+ "config.saved": [
+  "Override saved."
+ ],
+ "config.secretHidden": [
+  "•••••• (see the override)"
+ ],
+ "config.setsNothing": [
+  "The override sets nothing."
+ ],
+ "config.setting": [
+  "Setting"
+ ],
+ "config.source": [
+  "Source"
+ ],
+ "config.sourceDescription": [
+  "Where the override came from. Edits made here while it is linked are overwritten by the next push."
+ ],
+ "config.sourceGithub": [
+  "Pushed from GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", file ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Pushed from GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", file ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Pushed from a tool that did not say where from."
+ ],
+ "config.sourceUnlinked": [
+  "Not linked: the override is edited here or through the API."
+ ],
+ "config.sourceWhat": [
+  "the config source"
+ ],
+ "config.unlink": [
+  "Unlink"
+ ],
+ "config.unlinkExplained": [
+  "The override stays as it is; the dashboard no longer names where it came from."
+ ],
+ "config.unlinkTitle": [
+  "Unlink the config from its source?"
+ ],
+ "config.value": [
+  "Value"
+ ],
+ "config.whatBranch": [
+  "the branch override"
+ ],
+ "config.whatEnvironment": [
+  "the environment override"
+ ],
+ "config.whatProject": [
+  "the project override"
+ ],
  "connect.copyCode": [
   "Copy the ",
   [
@@ -550,6 +874,84 @@ export const messages: Messages = {
  "copy.refused": [
   "The browser did not allow copying: select it and copy it by hand."
  ],
+ "dataVault.add": [
+  "Add store"
+ ],
+ "dataVault.addDescription": [
+  "A store keeps values by key, encrypted twice: by the server SDK with your secret before they leave your server (PBKDF2 + AES-GCM), and again at rest with a key derived from the platform's secret."
+ ],
+ "dataVault.addTitle": [
+  "Add a store"
+ ],
+ "dataVault.displayName": [
+  "Display name"
+ ],
+ "dataVault.displayNameOf": [
+  "Display name of ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "A store with the id ",
+  [
+   "id"
+  ],
+  " exists."
+ ],
+ "dataVault.idHint": [
+  "Letters, digits, - and _; the SDK names the store with it."
+ ],
+ "dataVault.idInvalid": [
+  "Use 1 to 63 letters, digits, - or _."
+ ],
+ "dataVault.none": [
+  "No stores yet."
+ ],
+ "dataVault.remove": [
+  "Remove"
+ ],
+ "dataVault.removeConfirm": [
+  "Remove store"
+ ],
+ "dataVault.removeExplained": [
+  "Reading or writing ",
+  [
+   "id"
+  ],
+  " answers that the store does not exist until it is added again; the encrypted values stay in the database and come back with it."
+ ],
+ "dataVault.removeNamed": [
+  "Remove ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Remove the store ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Rename"
+ ],
+ "dataVault.renameNamed": [
+  "Rename ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Store id"
+ ],
+ "dataVault.stores": [
+  "Stores"
+ ],
+ "dataVault.useTitle": [
+  "Use a store"
+ ],
  "domains.add": [
   "Add domain"
  ],
@@ -603,6 +1005,357 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "Turn on production mode"
+ ],
+ "emailDelete.delete": [
+  "Delete"
+ ],
+ "emailDelete.deleteDraft": [
+  "Delete draft"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Delete the draft ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Delete template"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Delete the template ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Delete theme"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Delete the theme ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " is removed for good; emails already sent from it stay in the sent list."
+ ],
+ "emailDelete.reset": [
+  "Reset"
+ ],
+ "emailDelete.resetNamed": [
+  "Reset ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Reset template"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Reset ",
+  [
+   "name"
+  ],
+  " to the built-in template?"
+ ],
+ "emailDelete.resetTheme": [
+  "Reset theme"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Reset ",
+  [
+   "name"
+  ],
+  " to the built-in theme?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " is the theme of the project's emails: Default Light takes its place. Templates and drafts that named it use the project's theme."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " is removed; sending it by id fails from now on."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Your changes to ",
+  [
+   "name"
+  ],
+  " are dropped: the platform sends its built-in version again."
+ ],
+ "emailDelete.themeConsequence": [
+  "Templates and drafts that named ",
+  [
+   "name"
+  ],
+  " use the project's theme."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Your changes to ",
+  [
+   "name"
+  ],
+  " are dropped and its built-in source is used again."
+ ],
+ "emailEditor.allEmails": [
+  "All emails"
+ ],
+ "emailEditor.backToEmails": [
+  "Back to emails"
+ ],
+ "emailEditor.draftTitle": [
+  "Draft: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Fix the source to edit its texts."
+ ],
+ "emailEditor.goToLine": [
+  "Go to line ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(line ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Name"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "No such template"
+ ],
+ "emailEditor.noText": [
+  "This source has no static text."
+ ],
+ "emailEditor.noTheme": [
+  "No theme"
+ ],
+ "emailEditor.noVariables": [
+  "This template reads no variables."
+ ],
+ "emailEditor.position": [
+  "Line ",
+  [
+   "line"
+  ],
+  ", column ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Preview"
+ ],
+ "emailEditor.previewFrame": [
+  "Email preview"
+ ],
+ "emailEditor.projectTheme": [
+  "The project's theme"
+ ],
+ "emailEditor.readingTexts": [
+  "Reading the texts…"
+ ],
+ "emailEditor.rendering": [
+  "Rendering…"
+ ],
+ "emailEditor.source": [
+  "Source (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Subject: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Template: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Text ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Texts"
+ ],
+ "emailEditor.theme": [
+  "Theme"
+ ],
+ "emailEditor.themeTitle": [
+  "Theme: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables"
+ ],
+ "emailEditor.variablesExplained": [
+  "Previews use the template's ",
+  [
+   "preview"
+  ],
+  "; emails get the variables they are sent with, plus ",
+  [
+   "user"
+  ],
+  " and ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "The shared server sends the platform's own emails with the built-in look; editing templates and sending emails need your own SMTP server."
+ ],
+ "emailServer.host": [
+  "SMTP host"
+ ],
+ "emailServer.noReason": [
+  "no reason given"
+ ],
+ "emailServer.own": [
+  "Own SMTP server"
+ ],
+ "emailServer.password": [
+  "SMTP password"
+ ],
+ "emailServer.port": [
+  "SMTP port"
+ ],
+ "emailServer.save": [
+  "Save email server"
+ ],
+ "emailServer.saved": [
+  "Email server saved."
+ ],
+ "emailServer.sendTest": [
+  "Send test email"
+ ],
+ "emailServer.senderEmail": [
+  "Sender email"
+ ],
+ "emailServer.senderName": [
+  "Sender name"
+ ],
+ "emailServer.server": [
+  "Server"
+ ],
+ "emailServer.shared": [
+  "Shared server"
+ ],
+ "emailServer.testForm": [
+  "Send a test email"
+ ],
+ "emailServer.testRecipient": [
+  "Test email recipient"
+ ],
+ "emailServer.testRefused": [
+  "The server refused it: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "The server took the test email for ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Email server"
+ ],
+ "emailServer.username": [
+  "SMTP username"
+ ],
+ "emails.createDraft": [
+  "Create draft"
+ ],
+ "emails.createTemplate": [
+  "Create template"
+ ],
+ "emails.createTheme": [
+  "Create theme"
+ ],
+ "emails.creating": [
+  "Creating…"
+ ],
+ "emails.drafts": [
+  "Drafts"
+ ],
+ "emails.draftsDescription": [
+  "Emails written once and sent to some or all users."
+ ],
+ "emails.newDraftName": [
+  "New draft name"
+ ],
+ "emails.newTemplateName": [
+  "New template name"
+ ],
+ "emails.newThemeName": [
+  "New theme name"
+ ],
+ "emails.noDrafts": [
+  "No drafts yet."
+ ],
+ "emails.notSent": [
+  "not sent"
+ ],
+ "emails.outboxLink": [
+  "Sent emails and outbox"
+ ],
+ "emails.projectTheme": [
+  "Theme of the project's emails"
+ ],
+ "emails.selected": [
+  "selected"
+ ],
+ "emails.sentAt": [
+  "sent ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Templates"
+ ],
+ "emails.templatesDescription": [
+  "The platform's own emails use the template of their kind; edits apply to the next email sent."
+ ],
+ "emails.themes": [
+  "Themes"
+ ],
+ "emails.themesDescription": [
+  "A theme wraps the body of every email (header, footer, the unsubscribe link)."
  ],
  "error.generic": [
   "Something went wrong. Try again."
@@ -991,6 +1744,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "OAuth accounts"
  ],
+ "oauthApps.allowDynamic": [
+  "Allow dynamic client registration (apps and MCP clients register themselves)"
+ ],
+ "oauthApps.applications": [
+  "Applications"
+ ],
+ "oauthApps.clientId": [
+  "Client ID"
+ ],
+ "oauthApps.clientSecret": [
+  "Client secret"
+ ],
+ "oauthApps.confidential": [
+  "confidential"
+ ],
+ "oauthApps.copyClientId": [
+  "Copy client ID"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copy client secret"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copy the client secret now: this is the only time it is shown."
+ ],
+ "oauthApps.createdAt": [
+  "created ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "custom claims: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Delete"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Delete application"
+ ],
+ "oauthApps.deleteExplained": [
+  "Its client ID is refused from now on, and every token it holds stops working at once."
+ ],
+ "oauthApps.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Done"
+ ],
+ "oauthApps.edit": [
+  "Edit"
+ ],
+ "oauthApps.editNamed": [
+  "Edit ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "client credentials"
+ ],
+ "oauthApps.grantRefresh": [
+  "refresh"
+ ],
+ "oauthApps.grantSignIn": [
+  "sign-in"
+ ],
+ "oauthApps.intro": [
+  "Apps that sign your users in with this project (\"Sign in with …\"), and machines that get tokens with client credentials."
+ ],
+ "oauthApps.issuer": [
+  "Issuer (discovery, JWKS and endpoints below it):"
+ ],
+ "oauthApps.logoUrl": [
+  "Logo URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "Machine-to-machine (client credentials)"
+ ],
+ "oauthApps.name": [
+  "Name"
+ ],
+ "oauthApps.newApplication": [
+  "New application"
+ ],
+ "oauthApps.none": [
+  "No applications yet."
+ ],
+ "oauthApps.provider": [
+  "Provider"
+ ],
+ "oauthApps.public": [
+  "public"
+ ],
+ "oauthApps.redirectUris": [
+  "Redirect URIs"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "One a line, compared exactly (no wildcards)."
+ ],
+ "oauthApps.register": [
+  "Register application"
+ ],
+ "oauthApps.registerTitle": [
+  "Register an application"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " is registered"
+ ],
+ "oauthApps.registeredItself": [
+  "registered itself"
+ ],
+ "oauthApps.registering": [
+  "Registering…"
+ ],
+ "oauthApps.save": [
+  "Save"
+ ],
+ "oauthApps.scopes": [
+  "Allowed scopes"
+ ],
+ "oauthApps.scopesHint": [
+  "Separated by spaces: openid, email, profile, offline_access, and your API's own."
+ ],
+ "oauthApps.type": [
+  "Type"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidential (a server that keeps a secret)"
+ ],
+ "oauthApps.typePublic": [
+  "Public (single-page or native app, PKCE only)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Reason: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1053,6 +1963,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "Require email verification (users without a verified primary email are restricted)"
  ],
+ "outbox.anyStatus": [
+  "Any status"
+ ],
+ "outbox.cancelEmail": [
+  "Cancel email"
+ ],
+ "outbox.changeEmail": [
+  "Change the email"
+ ],
+ "outbox.content": [
+  "Content"
+ ],
+ "outbox.delivery": [
+  "Delivery"
+ ],
+ "outbox.deliveryDescription": [
+  "Emails sent by this project. Bounces and spam reports are not received from SMTP servers."
+ ],
+ "outbox.due": [
+  "Due"
+ ],
+ "outbox.dueOrSent": [
+  "Due or sent"
+ ],
+ "outbox.emailContent": [
+  "Email content"
+ ],
+ "outbox.empty": [
+  "The outbox is empty."
+ ],
+ "outbox.error": [
+  "Error"
+ ],
+ "outbox.kind": [
+  "Kind"
+ ],
+ "outbox.last30Days": [
+  "Last 30 days"
+ ],
+ "outbox.lastDay": [
+  "Last day"
+ ],
+ "outbox.lastError": [
+  "Last error: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Last hour"
+ ],
+ "outbox.lastWeek": [
+  "Last week"
+ ],
+ "outbox.noContent": [
+  "No content."
+ ],
+ "outbox.noSubject": [
+  "(no subject)"
+ ],
+ "outbox.noneSent": [
+  "No email sent yet."
+ ],
+ "outbox.noneWithStatus": [
+  "No ",
+  [
+   "status"
+  ],
+  " emails."
+ ],
+ "outbox.notEditable": [
+  "An email that is sending or sent cannot be changed."
+ ],
+ "outbox.notRendered": [
+  "Not rendered yet: it is rendered from its template when sent, unless you write its HTML here."
+ ],
+ "outbox.note": [
+  "Note"
+ ],
+ "outbox.outbox": [
+  "Outbox"
+ ],
+ "outbox.outboxDescription": [
+  "Every email of the project, newest first: queued, sending, sent, failed, or skipped with the reason."
+ ],
+ "outbox.pagerLabel": [
+  "Pages of the outbox"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Plain text (optional)"
+ ],
+ "outbox.rate": [
+  "Rate, last minute"
+ ],
+ "outbox.saveChanges": [
+  "Save changes"
+ ],
+ "outbox.sendNow": [
+  "Send now"
+ ],
+ "outbox.sent": [
+  "Sent"
+ ],
+ "outbox.sentAt": [
+  "Sent at"
+ ],
+ "outbox.sentDescription": [
+  "The newest 100 emails sent or tried, newest first; an email not sent yet shows its last error."
+ ],
+ "outbox.sentEmails": [
+  "Sent emails"
+ ],
+ "outbox.sentTerm": [
+  "Sent"
+ ],
+ "outbox.skipped": [
+  "Skipped: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Status"
+ ],
+ "outbox.statusFailed": [
+  "failed"
+ ],
+ "outbox.statusQueued": [
+  "queued"
+ ],
+ "outbox.statusSending": [
+  "sending"
+ ],
+ "outbox.statusSent": [
+  "sent"
+ ],
+ "outbox.statusSkipped": [
+  "skipped"
+ ],
+ "outbox.subject": [
+  "Subject"
+ ],
+ "outbox.to": [
+  "To"
+ ],
  "overview.activeUsers": [
   "Active users"
  ],
@@ -1109,6 +2170,392 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "Users by sign-up method"
+ ],
+ "pager.first": [
+  "First page"
+ ],
+ "pager.next": [
+  "Next page"
+ ],
+ "pager.previous": [
+  "Previous page"
+ ],
+ "payments.addAProduct": [
+  "Add a product"
+ ],
+ "payments.addAProductLine": [
+  "Add a product line"
+ ],
+ "payments.addAnItem": [
+  "Add an item"
+ ],
+ "payments.addItem": [
+  "Add item"
+ ],
+ "payments.addLine": [
+  "Add product line"
+ ],
+ "payments.addProduct": [
+  "Add product"
+ ],
+ "payments.amount": [
+  "Amount"
+ ],
+ "payments.any": [
+  "Any"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (as now)"
+ ],
+ "payments.billing": [
+  "Billing"
+ ],
+ "payments.billingMonth": [
+  "Every month"
+ ],
+ "payments.billingWeek": [
+  "Every week"
+ ],
+ "payments.billingYear": [
+  "Every year"
+ ],
+ "payments.blockNewPurchases": [
+  "Block new purchases"
+ ],
+ "payments.cancelEditing": [
+  "Cancel editing"
+ ],
+ "payments.chargesEnabled": [
+  "Charges enabled"
+ ],
+ "payments.continueOnStripe": [
+  "continue on Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continue onboarding"
+ ],
+ "payments.currency": [
+  "Currency"
+ ],
+ "payments.customer": [
+  "A customer"
+ ],
+ "payments.customerDescription": [
+  "A user's or team's id (from their page), or your own id of a custom customer."
+ ],
+ "payments.customerId": [
+  "Customer id"
+ ],
+ "payments.customerType": [
+  "Customer type"
+ ],
+ "payments.customerTypeCustom": [
+  "custom"
+ ],
+ "payments.customerTypeOf": [
+  "Type of customer"
+ ],
+ "payments.customerTypeTeam": [
+  "team"
+ ],
+ "payments.customerTypeUser": [
+  "user"
+ ],
+ "payments.delete": [
+  "Delete"
+ ],
+ "payments.deleteExplained": [
+  "Customers who own it keep what they bought; it can no longer be bought, granted or included."
+ ],
+ "payments.deleteItem": [
+  "Delete item"
+ ],
+ "payments.deleteItemNamed": [
+  "Delete item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Delete item ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Delete product line"
+ ],
+ "payments.deleteLineNamed": [
+  "Delete product line ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Delete product line ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Delete product"
+ ],
+ "payments.deleteProductNamed": [
+  "Delete product ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Delete product ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Details submitted"
+ ],
+ "payments.edit": [
+  "Edit"
+ ],
+ "payments.editItemNamed": [
+  "Edit item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Edit product line ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Edit product ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every day"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " days"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every month"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " months"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every week"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " weeks"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "every year"
+    ],
+    "other": [
+     "every ",
+     "#",
+     " years"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "The form shows one price of this product and its first included item; its other prices and items stay as they are."
+ ],
+ "payments.free": [
+  "Free, included by default"
+ ],
+ "payments.id": [
+  "Id"
+ ],
+ "payments.includedByDefault": [
+  "Included by default"
+ ],
+ "payments.includedItem": [
+  "Included item"
+ ],
+ "payments.includes": [
+  "includes ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Item name"
+ ],
+ "payments.items": [
+  "Items"
+ ],
+ "payments.itemsDescription": [
+  "What customers have a quantity of (credits, seats); products include them."
+ ],
+ "payments.lineBadge": [
+  "line ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Line customer type"
+ ],
+ "payments.lineName": [
+  "Line name"
+ ],
+ "payments.mode": [
+  "Mode"
+ ],
+ "payments.modeDescription": [
+  "In test mode purchases go through the platform's test checkout (no card is charged). Blocking new purchases keeps what customers own."
+ ],
+ "payments.no": [
+  "no"
+ ],
+ "payments.noItems": [
+  "No items yet."
+ ],
+ "payments.noProductLines": [
+  "No product lines yet."
+ ],
+ "payments.noProducts": [
+  "No products yet."
+ ],
+ "payments.none": [
+  "None"
+ ],
+ "payments.onboardingReady": [
+  "Onboarding link ready:"
+ ],
+ "payments.once": [
+  "once"
+ ],
+ "payments.oneTime": [
+  "One time"
+ ],
+ "payments.payoutsEnabled": [
+  "Payouts enabled"
+ ],
+ "payments.price": [
+  "Price"
+ ],
+ "payments.priceId": [
+  "Price id"
+ ],
+ "payments.priceToEdit": [
+  "Price to edit"
+ ],
+ "payments.productCustomerType": [
+  "Product customer type"
+ ],
+ "payments.productLine": [
+  "Product line"
+ ],
+ "payments.productLines": [
+  "Product lines"
+ ],
+ "payments.productLinesDescription": [
+  "A customer owns at most one product of a line (plans: Free, Pro, Max); buying another switches."
+ ],
+ "payments.productName": [
+  "Product name"
+ ],
+ "payments.products": [
+  "Products"
+ ],
+ "payments.productsDescription": [
+  "What customers buy or are granted: prices per currency and interval, and the items they include."
+ ],
+ "payments.quantityIncluded": [
+  "Quantity included"
+ ],
+ "payments.refreshStatus": [
+  "Refresh status"
+ ],
+ "payments.saveItem": [
+  "Save item"
+ ],
+ "payments.saveLine": [
+  "Save product line"
+ ],
+ "payments.saveProduct": [
+  "Save product"
+ ],
+ "payments.setUpStripe": [
+  "Set up Stripe"
+ ],
+ "payments.showCustomer": [
+  "Show customer"
+ ],
+ "payments.stackable": [
+  "Stackable (bought more than once)"
+ ],
+ "payments.stripeAccount": [
+  "Account"
+ ],
+ "payments.stripeDescription": [
+  "Outside test mode customers pay through the project's own Stripe account, connected here with Stripe's onboarding."
+ ],
+ "payments.stripeNotConnected": [
+  "Not connected: no Stripe account is connected to this project yet."
+ ],
+ "payments.testMode": [
+  "Test mode"
+ ],
+ "payments.transactions": [
+  "Transactions"
+ ],
+ "payments.yes": [
+  "yes"
  ],
  "permissions.actions": [
   "Actions"
@@ -1222,6 +2669,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projects"
+ ],
+ "sendDraft.allUsers": [
+  "All users"
+ ],
+ "sendDraft.confirmTitle": [
+  "Send this draft?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Every user of the project gets this email."
+ ],
+ "sendDraft.lastSent": [
+  "Last sent ",
+  [
+   "date"
+  ],
+  ". Save your changes before sending."
+ ],
+ "sendDraft.recipients": [
+  "Recipients"
+ ],
+ "sendDraft.saveFirst": [
+  "Save your changes before sending."
+ ],
+ "sendDraft.send": [
+  "Send"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Send…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Sent to ",
+     "#",
+     " user (users who turned this kind of email off are skipped)."
+    ],
+    "other": [
+     "Sent to ",
+     "#",
+     " users (users who turned this kind of email off are skipped)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Subject"
+ ],
+ "sendDraft.subjectHint": [
+  "Leave empty for the draft's own subject."
+ ],
+ "sendDraft.theseUsers": [
+  "These users"
+ ],
+ "sendDraft.title": [
+  "Send"
+ ],
+ "sendDraft.userIds": [
+  "User ids"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separated by commas or spaces."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " user gets this email."
+    ],
+    "other": [
+     "#",
+     " users get this email."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Project name to confirm"
+ ],
+ "settings.dangerDescription": [
+  "Deleting the project deletes its users, teams, keys and settings. It cannot be undone."
+ ],
+ "settings.dangerZone": [
+  "Danger zone"
+ ],
+ "settings.deleteExplained": [
+  "Everything in the project is deleted. Type the project's name to confirm."
+ ],
+ "settings.deleteForever": [
+  "Delete forever"
+ ],
+ "settings.deleteProject": [
+  "Delete project"
+ ],
+ "settings.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Description"
+ ],
+ "settings.general": [
+  "General"
+ ],
+ "settings.logoDarkFull": [
+  "Full logo for dark mode"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo for dark mode (square)"
+ ],
+ "settings.logoFull": [
+  "Full logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… or data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " preview"
+ ],
+ "settings.logoSquare": [
+  "Logo (square)"
+ ],
+ "settings.newOwnerTeam": [
+  "New owner team"
+ ],
+ "settings.projectId": [
+  "Project id"
+ ],
+ "settings.projectName": [
+  "Project name"
+ ],
+ "settings.save": [
+  "Save"
+ ],
+ "settings.saved": [
+  "Saved."
+ ],
+ "settings.saving": [
+  "Saving…"
+ ],
+ "settings.teamNotIn": [
+  "a team you are not in"
+ ],
+ "settings.transfer": [
+  "Transfer"
+ ],
+ "settings.transferDescription": [
+  "Owned by ",
+  [
+   "owner"
+  ],
+  ". Move it to another of your teams."
+ ],
+ "settings.transferred": [
+  "Transferred."
+ ],
+ "settings.transferring": [
+  "Transferring…"
  ],
  "shell.allProjects": [
   "All projects"
@@ -2064,5 +3680,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "User"
+ ],
+ "webhookLog.actions": [
+  "Actions"
+ ],
+ "webhookLog.allEndpoints": [
+  "All endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Attempts"
+ ],
+ "webhookLog.deliveries": [
+  "Deliveries"
+ ],
+ "webhookLog.description": [
+  "The newest 100, newest first. Failed attempts are retried after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (12 attempts); a replay sends the message again with the same webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "disabled"
+ ],
+ "webhookLog.event": [
+  "Event"
+ ],
+ "webhookLog.lastAnswer": [
+  "Last answer"
+ ],
+ "webhookLog.latency": [
+  "Latency"
+ ],
+ "webhookLog.messages": [
+  "Messages"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "No deliveries yet."
+ ],
+ "webhookLog.replay": [
+  "Replay"
+ ],
+ "webhookLog.replayNamed": [
+  "Replay ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Replaying…"
+ ],
+ "webhookLog.response": [
+  "Response"
+ ],
+ "webhookLog.status": [
+  "Status"
+ ],
+ "webhookPortal.copyToken": [
+  "Copy the portal token"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copy the endpoints API URL"
+ ],
+ "webhookPortal.create": [
+  "Create portal token"
+ ],
+ "webhookPortal.createAnother": [
+  "Create another portal token"
+ ],
+ "webhookPortal.creating": [
+  "Creating…"
+ ],
+ "webhookPortal.description": [
+  "A token for managing this project's webhook endpoints (list, add, edit, test, delivery log) and nothing else, valid for one hour: give it to whoever runs the receiving side instead of an admin key."
+ ],
+ "webhookPortal.endpointsApi": [
+  "Endpoints API"
+ ],
+ "webhookPortal.hide": [
+  "Hide the token"
+ ],
+ "webhookPortal.howToSend": [
+  "Send it as the admin key with the project's id:"
+ ],
+ "webhookPortal.oneHour": [
+  "one hour (until about ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Other admin operations refuse it."
+ ],
+ "webhookPortal.title": [
+  "Portal access"
+ ],
+ "webhookPortal.token": [
+  "Portal token"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Token"
+ ],
+ "webhookPortal.validFor": [
+  "Valid for"
+ ],
+ "webhooks.add": [
+  "Add endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Every event of the project (users, teams, memberships, permissions, emails, payments) is posted to the endpoint, signed per Standard Webhooks with its own whsec_ secret. Private and loopback addresses are refused unless the project allows localhost."
+ ],
+ "webhooks.addTitle": [
+  "Add an endpoint"
+ ],
+ "webhooks.adding": [
+  "Adding…"
+ ],
+ "webhooks.copiedIt": [
+  "I have copied it"
+ ],
+ "webhooks.copySecretNow": [
+  "Copy the signing secret now"
+ ],
+ "webhooks.createdAt": [
+  "created ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Delete"
+ ],
+ "webhooks.deleteConfirm": [
+  "Delete endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " gets no more messages; its pending deliveries and its delivery log are removed."
+ ],
+ "webhooks.deleteNamed": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Delete this endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Delivery log"
+ ],
+ "webhooks.description": [
+  "Description"
+ ],
+ "webhooks.disabledFailing": [
+  "Disabled: its deliveries failed for 5 days. Enable it once the receiver works again."
+ ],
+ "webhooks.edit": [
+  "Edit"
+ ],
+ "webhooks.editNamed": [
+  "Edit ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Enabled: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "Endpoint URL"
+ ],
+ "webhooks.endpoints": [
+  "Endpoints"
+ ],
+ "webhooks.eventTypes": [
+  "Event types"
+ ],
+ "webhooks.eventTypesHint": [
+  "Comma-separated, e.g. user.created, team.created; empty: every event."
+ ],
+ "webhooks.everyEventType": [
+  "every event type"
+ ],
+ "webhooks.listLabel": [
+  "Webhook endpoints"
+ ],
+ "webhooks.newDescription": [
+  "New description"
+ ],
+ "webhooks.newEventTypes": [
+  "New event types"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Comma-separated; empty: every event."
+ ],
+ "webhooks.newUrl": [
+  "New URL"
+ ],
+ "webhooks.noAnswer": [
+  "no answer"
+ ],
+ "webhooks.none": [
+  "No endpoints yet."
+ ],
+ "webhooks.previousSecretUntil": [
+  "previous secret signs until ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "The new secret signs at once; the current one keeps signing beside it for 24 hours, so the receiver can switch."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotate secret"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotate secret of ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Rotate the signing secret?"
+ ],
+ "webhooks.save": [
+  "Save endpoint"
+ ],
+ "webhooks.saving": [
+  "Saving…"
+ ],
+ "webhooks.secretExplained": [
+  "The receiver at ",
+  [
+   "url"
+  ],
+  " verifies every message with it (e.g. ",
+  [
+   "example"
+  ],
+  " of the standardwebhooks package). It is not shown again here; rotate it to get a new one."
+ ],
+ "webhooks.sendTest": [
+  "Send test"
+ ],
+ "webhooks.sendTestTo": [
+  "Send test to ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Sending…"
+ ],
+ "webhooks.signingSecret": [
+  "Signing secret"
+ ],
+ "webhooks.testAccepted": [
+  "The test message was accepted."
+ ],
+ "webhooks.testFailed": [
+  "The test message failed: ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "El asistente respondió."
+ ],
+ "aiChat.ask": [
+  "Preguntar al asistente"
+ ],
+ "aiChat.assistant": [
+  "Asistente"
+ ],
+ "aiChat.conversation": [
+  "Conversación"
+ ],
+ "aiChat.description": [
+  "Pregunte al asistente de IA sobre este correo; ve la conversación y el código fuente tal como está en el editor."
+ ],
+ "aiChat.loading": [
+  "Cargando la conversación…"
+ ],
+ "aiChat.newConversation": [
+  "Nueva conversación"
+ ],
+ "aiChat.none": [
+  "Todavía no hay mensajes."
+ ],
+ "aiChat.send": [
+  "Enviar"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Intro (⌘+Intro) envía."
+ ],
+ "aiChat.useCode": [
+  "Usar el código ",
+  [
+   "n"
+  ],
+  " en el editor"
+ ],
+ "aiChat.waiting": [
+  "Esperando la respuesta…"
+ ],
+ "aiChat.you": [
+  "Usted"
+ ],
  "apiKeys.admin": [
   "Clave de administración ultrasecreta"
  ],
@@ -129,6 +172,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "Acción"
+ ],
+ "auditLog.actor": [
+  "Autor"
+ ],
+ "auditLog.actorAdmin": [
+  "administrador"
+ ],
+ "auditLog.actorAnonymous": [
+  "anónimo"
+ ],
+ "auditLog.actorId": [
+  "ID del actor"
+ ],
+ "auditLog.actorScim": [
+  "directorio SCIM"
+ ],
+ "auditLog.actorServer": [
+  "servidor"
+ ],
+ "auditLog.actorSsoSetup": [
+  "enlace de configuración SSO"
+ ],
+ "auditLog.actorSystem": [
+  "sistema"
+ ],
+ "auditLog.actorUser": [
+  "usuario"
+ ],
+ "auditLog.description": [
+  "Eventos de seguridad y administración, los más recientes primero, cada uno escrito en la transacción del cambio que registra."
+ ],
+ "auditLog.details": [
+  "Detalles"
+ ],
+ "auditLog.entries": [
+  "Entradas"
+ ],
+ "auditLog.export": [
+  "Exportar ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrar"
+ ],
+ "auditLog.filters": [
+  "Filtros del registro de auditoría"
+ ],
+ "auditLog.ipAddress": [
+  "Dirección IP"
+ ],
+ "auditLog.none": [
+  "Todavía no hay entradas."
+ ],
+ "auditLog.noneMatch": [
+  "Ninguna entrada coincide."
+ ],
+ "auditLog.pagerLabel": [
+  "Páginas del registro de auditoría"
+ ],
+ "auditLog.tableLabel": [
+  "Entradas del registro de auditoría"
+ ],
+ "auditLog.target": [
+  "Objetivo"
+ ],
+ "auditLog.targetId": [
+  "ID del objetivo"
+ ],
+ "auditLog.teamId": [
+  "ID del equipo"
+ ],
+ "auditLog.time": [
+  "Hora"
  ],
  "auth.addProvider": [
   "Añadir un proveedor"
@@ -470,6 +591,209 @@ export const messages: Messages = {
  "common.working": [
   "Procesando…"
  ],
+ "config.discard": [
+  "Descartar cambios"
+ ],
+ "config.effective": [
+  "Configuración efectiva"
+ ],
+ "config.effectiveDescription": [
+  "Los valores predeterminados con la anulación aplicada: cada ajuste, su valor y de dónde viene."
+ ],
+ "config.effectiveWhat": [
+  "la configuración efectiva"
+ ],
+ "config.filter": [
+  "Filtrar ajustes"
+ ],
+ "config.from": [
+  "Origen"
+ ],
+ "config.fromDefault": [
+  "predeterminado"
+ ],
+ "config.fromOverride": [
+  "anulación"
+ ],
+ "config.level": [
+  "Nivel"
+ ],
+ "config.levelBranch": [
+  "Rama"
+ ],
+ "config.levelEnvironment": [
+  "Entorno"
+ ],
+ "config.levelProject": [
+  "Proyecto"
+ ],
+ "config.noMatch": [
+  "Ningún ajuste coincide con «",
+  [
+   "filter"
+  ],
+  "»."
+ ],
+ "config.otherKeys": [
+  "Otras claves"
+ ],
+ "config.otherKeysHint": [
+  "Rutas con puntos, separadas por comas o espacios (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Anulación"
+ ],
+ "config.overrideBranch": [
+  "Anulación (nivel de rama)"
+ ],
+ "config.overrideDescription": [
+  "Lo que el proyecto fija sobre los valores predeterminados, en JSON (se permiten claves con puntos). Gatehouse guarda una anulación por proyecto: los niveles de proyecto, rama y entorno la muestran y editan todos."
+ ],
+ "config.overrideEnvironment": [
+  "Anulación (nivel de entorno)"
+ ],
+ "config.overrideProject": [
+  "Anulación (nivel de proyecto)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Restablecer ",
+     "#",
+     " clave"
+    ],
+    "other": [
+     "Restablecer ",
+     "#",
+     " claves"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " clave restablecida."
+    ],
+    "other": [
+     "#",
+     " claves restablecidas."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Los ajustes de las rutas elegidas (y por debajo) vuelven a sus valores predeterminados."
+ ],
+ "config.resetKeys": [
+  "Restablecer claves"
+ ],
+ "config.resetOnlyBelow": [
+  "Las claves solo se pueden restablecer en los niveles de rama y entorno."
+ ],
+ "config.resetting": [
+  "Restableciendo…"
+ ],
+ "config.saveOverride": [
+  "Guardar anulación"
+ ],
+ "config.saved": [
+  "Anulación guardada."
+ ],
+ "config.secretHidden": [
+  "•••••• (vea la anulación)"
+ ],
+ "config.setsNothing": [
+  "La anulación no fija nada."
+ ],
+ "config.setting": [
+  "Ajuste"
+ ],
+ "config.source": [
+  "Fuente"
+ ],
+ "config.sourceDescription": [
+  "De dónde vino la anulación. Los cambios hechos aquí mientras está vinculada los sobrescribe el siguiente envío."
+ ],
+ "config.sourceGithub": [
+  "Enviado desde GitHub: ",
+  [
+   "repo"
+  ],
+  ", rama ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", archivo ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Enviado desde GitHub: ",
+  [
+   "repo"
+  ],
+  ", rama ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", archivo ",
+  [
+   "file"
+  ],
+  ", flujo de trabajo ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Enviado por una herramienta que no dijo desde dónde."
+ ],
+ "config.sourceUnlinked": [
+  "Sin vincular: la anulación se edita aquí o mediante la API."
+ ],
+ "config.sourceWhat": [
+  "la fuente de la configuración"
+ ],
+ "config.unlink": [
+  "Desvincular"
+ ],
+ "config.unlinkExplained": [
+  "La anulación queda como está; el panel ya no indica de dónde vino."
+ ],
+ "config.unlinkTitle": [
+  "¿Desvincular la configuración de su fuente?"
+ ],
+ "config.value": [
+  "Valor"
+ ],
+ "config.whatBranch": [
+  "la anulación de rama"
+ ],
+ "config.whatEnvironment": [
+  "la anulación de entorno"
+ ],
+ "config.whatProject": [
+  "la anulación de proyecto"
+ ],
  "connect.copyCode": [
   "Copiar el código de ",
   [
@@ -547,7 +871,85 @@ export const messages: Messages = {
   "Copiar"
  ],
  "copy.refused": [
-  "El navegador no permitió copiar: selecciónalo y cópialo a mano."
+  "El navegador no permitió copiar: selecciónelo y cópielo a mano."
+ ],
+ "dataVault.add": [
+  "Añadir almacén"
+ ],
+ "dataVault.addDescription": [
+  "Un almacén guarda valores por clave, cifrados dos veces: por el SDK de servidor con su secreto antes de salir de su servidor (PBKDF2 + AES-GCM) y de nuevo en reposo con una clave derivada del secreto de la plataforma."
+ ],
+ "dataVault.addTitle": [
+  "Añadir un almacén"
+ ],
+ "dataVault.displayName": [
+  "Nombre visible"
+ ],
+ "dataVault.displayNameOf": [
+  "Nombre visible de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Ya existe un almacén con el id ",
+  [
+   "id"
+  ],
+  "."
+ ],
+ "dataVault.idHint": [
+  "Letras, dígitos, - y _; el SDK nombra el almacén con él."
+ ],
+ "dataVault.idInvalid": [
+  "Use de 1 a 63 letras, dígitos, - o _."
+ ],
+ "dataVault.none": [
+  "Todavía no hay almacenes."
+ ],
+ "dataVault.remove": [
+  "Quitar"
+ ],
+ "dataVault.removeConfirm": [
+  "Quitar almacén"
+ ],
+ "dataVault.removeExplained": [
+  "Leer o escribir ",
+  [
+   "id"
+  ],
+  " responde que el almacén no existe hasta que se añada de nuevo; los valores cifrados permanecen en la base de datos y vuelven con él."
+ ],
+ "dataVault.removeNamed": [
+  "Quitar ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "¿Quitar el almacén ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Renombrar"
+ ],
+ "dataVault.renameNamed": [
+  "Renombrar ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Id del almacén"
+ ],
+ "dataVault.stores": [
+  "Almacenes"
+ ],
+ "dataVault.useTitle": [
+  "Usar un almacén"
  ],
  "domains.add": [
   "Añadir dominio"
@@ -602,6 +1004,357 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "Activar el modo de producción"
+ ],
+ "emailDelete.delete": [
+  "Eliminar"
+ ],
+ "emailDelete.deleteDraft": [
+  "Eliminar borrador"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "¿Eliminar el borrador ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Eliminar plantilla"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "¿Eliminar la plantilla ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Eliminar tema"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "¿Eliminar el tema ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " se elimina para siempre; los correos ya enviados desde él permanecen en la lista de enviados."
+ ],
+ "emailDelete.reset": [
+  "Restablecer"
+ ],
+ "emailDelete.resetNamed": [
+  "Restablecer ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Restablecer plantilla"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "¿Restablecer ",
+  [
+   "name"
+  ],
+  " a la plantilla integrada?"
+ ],
+ "emailDelete.resetTheme": [
+  "Restablecer tema"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "¿Restablecer ",
+  [
+   "name"
+  ],
+  " al tema integrado?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " es el tema de los correos del proyecto: Default Light ocupa su lugar. Las plantillas y borradores que lo nombraban usan el tema del proyecto."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " se elimina; enviarlo por id falla a partir de ahora."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Sus cambios en ",
+  [
+   "name"
+  ],
+  " se descartan: la plataforma vuelve a enviar su versión integrada."
+ ],
+ "emailDelete.themeConsequence": [
+  "Las plantillas y borradores que nombraban ",
+  [
+   "name"
+  ],
+  " usan el tema del proyecto."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Sus cambios en ",
+  [
+   "name"
+  ],
+  " se descartan y se vuelve a usar su código integrado."
+ ],
+ "emailEditor.allEmails": [
+  "Todos los correos"
+ ],
+ "emailEditor.backToEmails": [
+  "Volver a los correos"
+ ],
+ "emailEditor.draftTitle": [
+  "Borrador: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrija el código fuente para editar sus textos."
+ ],
+ "emailEditor.goToLine": [
+  "Ir a la línea ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(línea ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nombre"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "No existe esa plantilla"
+ ],
+ "emailEditor.noText": [
+  "Este código fuente no tiene texto estático."
+ ],
+ "emailEditor.noTheme": [
+  "Sin tema"
+ ],
+ "emailEditor.noVariables": [
+  "Esta plantilla no lee variables."
+ ],
+ "emailEditor.position": [
+  "Línea ",
+  [
+   "line"
+  ],
+  ", columna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Vista previa"
+ ],
+ "emailEditor.previewFrame": [
+  "Vista previa del correo"
+ ],
+ "emailEditor.projectTheme": [
+  "El tema del proyecto"
+ ],
+ "emailEditor.readingTexts": [
+  "Leyendo los textos…"
+ ],
+ "emailEditor.rendering": [
+  "Renderizando…"
+ ],
+ "emailEditor.source": [
+  "Código fuente (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Asunto: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Plantilla: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texto ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textos"
+ ],
+ "emailEditor.theme": [
+  "Tema"
+ ],
+ "emailEditor.themeTitle": [
+  "Tema: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables de la plantilla"
+ ],
+ "emailEditor.variablesExplained": [
+  "Las vistas previas usan las ",
+  [
+   "preview"
+  ],
+  " de la plantilla; los correos reciben las variables con que se envían, más ",
+  [
+   "user"
+  ],
+  " y ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "El servidor compartido envía los correos propios de la plataforma con el aspecto integrado; para editar plantillas y enviar correos necesita su propio servidor SMTP."
+ ],
+ "emailServer.host": [
+  "Host SMTP"
+ ],
+ "emailServer.noReason": [
+  "sin motivo indicado"
+ ],
+ "emailServer.own": [
+  "Servidor SMTP propio"
+ ],
+ "emailServer.password": [
+  "Contraseña SMTP"
+ ],
+ "emailServer.port": [
+  "Puerto SMTP"
+ ],
+ "emailServer.save": [
+  "Guardar servidor de correo"
+ ],
+ "emailServer.saved": [
+  "Servidor de correo guardado."
+ ],
+ "emailServer.sendTest": [
+  "Enviar correo de prueba"
+ ],
+ "emailServer.senderEmail": [
+  "Correo del remitente"
+ ],
+ "emailServer.senderName": [
+  "Nombre del remitente"
+ ],
+ "emailServer.server": [
+  "Servidor"
+ ],
+ "emailServer.shared": [
+  "Servidor compartido"
+ ],
+ "emailServer.testForm": [
+  "Enviar un correo de prueba"
+ ],
+ "emailServer.testRecipient": [
+  "Destinatario del correo de prueba"
+ ],
+ "emailServer.testRefused": [
+  "El servidor lo rechazó: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "El servidor aceptó el correo de prueba para ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Servidor de correo"
+ ],
+ "emailServer.username": [
+  "Usuario SMTP"
+ ],
+ "emails.createDraft": [
+  "Crear borrador"
+ ],
+ "emails.createTemplate": [
+  "Crear plantilla"
+ ],
+ "emails.createTheme": [
+  "Crear tema"
+ ],
+ "emails.creating": [
+  "Creando…"
+ ],
+ "emails.drafts": [
+  "Borradores"
+ ],
+ "emails.draftsDescription": [
+  "Correos escritos una vez y enviados a algunos o a todos los usuarios."
+ ],
+ "emails.newDraftName": [
+  "Nombre del nuevo borrador"
+ ],
+ "emails.newTemplateName": [
+  "Nombre de la nueva plantilla"
+ ],
+ "emails.newThemeName": [
+  "Nombre del nuevo tema"
+ ],
+ "emails.noDrafts": [
+  "Todavía no hay borradores."
+ ],
+ "emails.notSent": [
+  "no enviado"
+ ],
+ "emails.outboxLink": [
+  "Correos enviados y bandeja de salida"
+ ],
+ "emails.projectTheme": [
+  "Tema de los correos del proyecto"
+ ],
+ "emails.selected": [
+  "seleccionado"
+ ],
+ "emails.sentAt": [
+  "enviado el ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Plantillas"
+ ],
+ "emails.templatesDescription": [
+  "Los correos propios de la plataforma usan la plantilla de su tipo; los cambios se aplican al siguiente correo enviado."
+ ],
+ "emails.themes": [
+  "Temas"
+ ],
+ "emails.themesDescription": [
+  "Un tema envuelve el cuerpo de cada correo (encabezado, pie, enlace para darse de baja)."
  ],
  "error.generic": [
   "Algo salió mal. Inténtalo de nuevo."
@@ -989,6 +1742,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "las cuentas OAuth"
  ],
+ "oauthApps.allowDynamic": [
+  "Permitir el registro dinámico de clientes (las apps y los clientes MCP se registran solos)"
+ ],
+ "oauthApps.applications": [
+  "Aplicaciones"
+ ],
+ "oauthApps.clientId": [
+  "ID de cliente"
+ ],
+ "oauthApps.clientSecret": [
+  "Secreto de cliente"
+ ],
+ "oauthApps.confidential": [
+  "confidencial"
+ ],
+ "oauthApps.copyClientId": [
+  "Copiar ID de cliente"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copiar secreto de cliente"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copie ahora el secreto de cliente: es la única vez que se muestra."
+ ],
+ "oauthApps.createdAt": [
+  "creada el ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personalizados: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Eliminar"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Eliminar aplicación"
+ ],
+ "oauthApps.deleteExplained": [
+  "Su ID de cliente se rechaza a partir de ahora y todos sus tokens dejan de funcionar de inmediato."
+ ],
+ "oauthApps.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Listo"
+ ],
+ "oauthApps.edit": [
+  "Editar"
+ ],
+ "oauthApps.editNamed": [
+  "Editar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "credenciales de cliente"
+ ],
+ "oauthApps.grantRefresh": [
+  "renovación"
+ ],
+ "oauthApps.grantSignIn": [
+  "inicio de sesión"
+ ],
+ "oauthApps.intro": [
+  "Apps que inician la sesión de sus usuarios con este proyecto («Iniciar sesión con…») y máquinas que obtienen tokens con credenciales de cliente."
+ ],
+ "oauthApps.issuer": [
+  "Emisor (descubrimiento, JWKS y endpoints debajo):"
+ ],
+ "oauthApps.logoUrl": [
+  "URL del logotipo"
+ ],
+ "oauthApps.machineToMachine": [
+  "De máquina a máquina (credenciales de cliente)"
+ ],
+ "oauthApps.name": [
+  "Nombre"
+ ],
+ "oauthApps.newApplication": [
+  "Nueva aplicación"
+ ],
+ "oauthApps.none": [
+  "Todavía no hay aplicaciones."
+ ],
+ "oauthApps.provider": [
+  "Proveedor"
+ ],
+ "oauthApps.public": [
+  "pública"
+ ],
+ "oauthApps.redirectUris": [
+  "URI de redirección"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Una por línea, comparadas exactamente (sin comodines)."
+ ],
+ "oauthApps.register": [
+  "Registrar aplicación"
+ ],
+ "oauthApps.registerTitle": [
+  "Registrar una aplicación"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " está registrada"
+ ],
+ "oauthApps.registeredItself": [
+  "registrada por sí misma"
+ ],
+ "oauthApps.registering": [
+  "Registrando…"
+ ],
+ "oauthApps.save": [
+  "Guardar"
+ ],
+ "oauthApps.scopes": [
+  "Ámbitos permitidos"
+ ],
+ "oauthApps.scopesHint": [
+  "Separados por espacios: openid, email, profile, offline_access y los de su propia API."
+ ],
+ "oauthApps.type": [
+  "Tipo"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidencial (un servidor que guarda un secreto)"
+ ],
+ "oauthApps.typePublic": [
+  "Pública (app de una sola página o nativa, solo PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Motivo: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1051,6 +1961,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "Exigir verificación del correo (se restringe a los usuarios sin correo principal verificado)"
  ],
+ "outbox.anyStatus": [
+  "Cualquier estado"
+ ],
+ "outbox.cancelEmail": [
+  "Cancelar correo"
+ ],
+ "outbox.changeEmail": [
+  "Cambiar el correo"
+ ],
+ "outbox.content": [
+  "Contenido"
+ ],
+ "outbox.delivery": [
+  "Entrega"
+ ],
+ "outbox.deliveryDescription": [
+  "Correos enviados por este proyecto. Los rebotes y denuncias de spam no se reciben de los servidores SMTP."
+ ],
+ "outbox.due": [
+  "Programado"
+ ],
+ "outbox.dueOrSent": [
+  "Programado o enviado"
+ ],
+ "outbox.emailContent": [
+  "Contenido del correo"
+ ],
+ "outbox.empty": [
+  "La bandeja de salida está vacía."
+ ],
+ "outbox.error": [
+  "Fallo"
+ ],
+ "outbox.kind": [
+  "Tipo"
+ ],
+ "outbox.last30Days": [
+  "Últimos 30 días"
+ ],
+ "outbox.lastDay": [
+  "Último día"
+ ],
+ "outbox.lastError": [
+  "Último error: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Última hora"
+ ],
+ "outbox.lastWeek": [
+  "Última semana"
+ ],
+ "outbox.noContent": [
+  "Sin contenido."
+ ],
+ "outbox.noSubject": [
+  "(sin asunto)"
+ ],
+ "outbox.noneSent": [
+  "Todavía no se ha enviado ningún correo."
+ ],
+ "outbox.noneWithStatus": [
+  "No hay correos con estado «",
+  [
+   "status"
+  ],
+  "»."
+ ],
+ "outbox.notEditable": [
+  "Un correo que se está enviando o ya se envió no se puede cambiar."
+ ],
+ "outbox.notRendered": [
+  "Aún sin renderizar: se renderiza desde su plantilla al enviarse, salvo que escriba su HTML aquí."
+ ],
+ "outbox.note": [
+  "Nota"
+ ],
+ "outbox.outbox": [
+  "Bandeja de salida"
+ ],
+ "outbox.outboxDescription": [
+  "Cada correo del proyecto, primero los más recientes: en cola, enviándose, enviado, fallido u omitido con el motivo."
+ ],
+ "outbox.pagerLabel": [
+  "Páginas de la bandeja de salida"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texto sin formato (opcional)"
+ ],
+ "outbox.rate": [
+  "Ritmo, último minuto"
+ ],
+ "outbox.saveChanges": [
+  "Guardar cambios"
+ ],
+ "outbox.sendNow": [
+  "Enviar ahora"
+ ],
+ "outbox.sent": [
+  "Enviados"
+ ],
+ "outbox.sentAt": [
+  "Enviado el"
+ ],
+ "outbox.sentDescription": [
+  "Los 100 correos más recientes enviados o intentados, primero los más nuevos; uno aún sin enviar muestra su último error."
+ ],
+ "outbox.sentEmails": [
+  "Correos enviados"
+ ],
+ "outbox.sentTerm": [
+  "Enviado"
+ ],
+ "outbox.skipped": [
+  "Omitido: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Estado"
+ ],
+ "outbox.statusFailed": [
+  "fallido"
+ ],
+ "outbox.statusQueued": [
+  "en cola"
+ ],
+ "outbox.statusSending": [
+  "enviándose"
+ ],
+ "outbox.statusSent": [
+  "enviado"
+ ],
+ "outbox.statusSkipped": [
+  "omitido"
+ ],
+ "outbox.subject": [
+  "Asunto"
+ ],
+ "outbox.to": [
+  "Para"
+ ],
  "overview.activeUsers": [
   "Usuarios activos"
  ],
@@ -1107,6 +2168,392 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "Usuarios por método de registro"
+ ],
+ "pager.first": [
+  "Primera página"
+ ],
+ "pager.next": [
+  "Página siguiente"
+ ],
+ "pager.previous": [
+  "Página anterior"
+ ],
+ "payments.addAProduct": [
+  "Añadir un producto"
+ ],
+ "payments.addAProductLine": [
+  "Añadir una línea de productos"
+ ],
+ "payments.addAnItem": [
+  "Añadir un artículo"
+ ],
+ "payments.addItem": [
+  "Añadir artículo"
+ ],
+ "payments.addLine": [
+  "Añadir línea de productos"
+ ],
+ "payments.addProduct": [
+  "Añadir producto"
+ ],
+ "payments.amount": [
+  "Importe"
+ ],
+ "payments.any": [
+  "Cualquiera"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (como ahora)"
+ ],
+ "payments.billing": [
+  "Facturación"
+ ],
+ "payments.billingMonth": [
+  "Cada mes"
+ ],
+ "payments.billingWeek": [
+  "Cada semana"
+ ],
+ "payments.billingYear": [
+  "Cada año"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquear compras nuevas"
+ ],
+ "payments.cancelEditing": [
+  "Cancelar la edición"
+ ],
+ "payments.chargesEnabled": [
+  "Cobros habilitados"
+ ],
+ "payments.continueOnStripe": [
+  "continuar en Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continuar la incorporación"
+ ],
+ "payments.currency": [
+  "Moneda"
+ ],
+ "payments.customer": [
+  "Un cliente"
+ ],
+ "payments.customerDescription": [
+  "El id de un usuario o equipo (de su página), o su propio id de un cliente personalizado."
+ ],
+ "payments.customerId": [
+  "Id del cliente"
+ ],
+ "payments.customerType": [
+  "Tipo de cliente"
+ ],
+ "payments.customerTypeCustom": [
+  "personalizado"
+ ],
+ "payments.customerTypeOf": [
+  "Clase de cliente"
+ ],
+ "payments.customerTypeTeam": [
+  "equipo"
+ ],
+ "payments.customerTypeUser": [
+  "usuario"
+ ],
+ "payments.delete": [
+  "Eliminar"
+ ],
+ "payments.deleteExplained": [
+  "Los clientes que lo tienen conservan lo que compraron; ya no se puede comprar, otorgar ni incluir."
+ ],
+ "payments.deleteItem": [
+  "Eliminar artículo"
+ ],
+ "payments.deleteItemNamed": [
+  "Eliminar el artículo ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "¿Eliminar el artículo ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Eliminar línea de productos"
+ ],
+ "payments.deleteLineNamed": [
+  "Eliminar la línea de productos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "¿Eliminar la línea de productos ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Eliminar producto"
+ ],
+ "payments.deleteProductNamed": [
+  "Eliminar el producto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "¿Eliminar el producto ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Datos enviados"
+ ],
+ "payments.edit": [
+  "Editar"
+ ],
+ "payments.editItemNamed": [
+  "Editar el artículo ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Editar la línea de productos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Editar el producto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada día"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " días"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada mes"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " meses"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada semana"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " semanas"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "cada año"
+    ],
+    "other": [
+     "cada ",
+     "#",
+     " años"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "El formulario muestra un precio de este producto y su primer artículo incluido; sus otros precios y artículos quedan como están."
+ ],
+ "payments.free": [
+  "Gratis, incluido por defecto"
+ ],
+ "payments.id": [
+  "Identificador"
+ ],
+ "payments.includedByDefault": [
+  "Incluido por defecto"
+ ],
+ "payments.includedItem": [
+  "Artículo incluido"
+ ],
+ "payments.includes": [
+  "incluye ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nombre del artículo"
+ ],
+ "payments.items": [
+  "Artículos"
+ ],
+ "payments.itemsDescription": [
+  "Lo que los clientes tienen en cantidad (créditos, plazas); los productos los incluyen."
+ ],
+ "payments.lineBadge": [
+  "línea ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Tipo de cliente de la línea"
+ ],
+ "payments.lineName": [
+  "Nombre de la línea"
+ ],
+ "payments.mode": [
+  "Modo"
+ ],
+ "payments.modeDescription": [
+  "En modo de prueba las compras pasan por el pago de prueba de la plataforma (no se cobra ninguna tarjeta). Bloquear compras nuevas conserva lo que tienen los clientes."
+ ],
+ "payments.no": [
+  "no"
+ ],
+ "payments.noItems": [
+  "Todavía no hay artículos."
+ ],
+ "payments.noProductLines": [
+  "Todavía no hay líneas de productos."
+ ],
+ "payments.noProducts": [
+  "Todavía no hay productos."
+ ],
+ "payments.none": [
+  "Ninguna"
+ ],
+ "payments.onboardingReady": [
+  "Enlace de incorporación listo:"
+ ],
+ "payments.once": [
+  "una vez"
+ ],
+ "payments.oneTime": [
+  "Pago único"
+ ],
+ "payments.payoutsEnabled": [
+  "Pagos a la cuenta habilitados"
+ ],
+ "payments.price": [
+  "Precio"
+ ],
+ "payments.priceId": [
+  "Id del precio"
+ ],
+ "payments.priceToEdit": [
+  "Precio a editar"
+ ],
+ "payments.productCustomerType": [
+  "Tipo de cliente del producto"
+ ],
+ "payments.productLine": [
+  "Línea de productos"
+ ],
+ "payments.productLines": [
+  "Líneas de productos"
+ ],
+ "payments.productLinesDescription": [
+  "Un cliente tiene como máximo un producto de una línea (planes: Free, Pro, Max); comprar otro lo cambia."
+ ],
+ "payments.productName": [
+  "Nombre del producto"
+ ],
+ "payments.products": [
+  "Productos"
+ ],
+ "payments.productsDescription": [
+  "Lo que los clientes compran o reciben: precios por moneda e intervalo, y los artículos que incluyen."
+ ],
+ "payments.quantityIncluded": [
+  "Cantidad incluida"
+ ],
+ "payments.refreshStatus": [
+  "Actualizar estado"
+ ],
+ "payments.saveItem": [
+  "Guardar artículo"
+ ],
+ "payments.saveLine": [
+  "Guardar línea de productos"
+ ],
+ "payments.saveProduct": [
+  "Guardar producto"
+ ],
+ "payments.setUpStripe": [
+  "Configurar Stripe"
+ ],
+ "payments.showCustomer": [
+  "Mostrar cliente"
+ ],
+ "payments.stackable": [
+  "Acumulable (se compra más de una vez)"
+ ],
+ "payments.stripeAccount": [
+  "Cuenta"
+ ],
+ "payments.stripeDescription": [
+  "Fuera del modo de prueba los clientes pagan mediante la cuenta de Stripe del proyecto, conectada aquí con la incorporación de Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Sin conectar: todavía no hay ninguna cuenta de Stripe conectada a este proyecto."
+ ],
+ "payments.testMode": [
+  "Modo de prueba"
+ ],
+ "payments.transactions": [
+  "Transacciones"
+ ],
+ "payments.yes": [
+  "sí"
  ],
  "permissions.actions": [
   "Acciones"
@@ -1219,6 +2666,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Proyectos"
+ ],
+ "sendDraft.allUsers": [
+  "Todos los usuarios"
+ ],
+ "sendDraft.confirmTitle": [
+  "¿Enviar este borrador?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Cada usuario del proyecto recibe este correo."
+ ],
+ "sendDraft.lastSent": [
+  "Último envío el ",
+  [
+   "date"
+  ],
+  ". Guarde sus cambios antes de enviar."
+ ],
+ "sendDraft.recipients": [
+  "Destinatarios"
+ ],
+ "sendDraft.saveFirst": [
+  "Guarde sus cambios antes de enviar."
+ ],
+ "sendDraft.send": [
+  "Enviar"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Enviar…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Enviado a ",
+     "#",
+     " usuario (se omiten los usuarios que desactivaron este tipo de correo)."
+    ],
+    "other": [
+     "Enviado a ",
+     "#",
+     " usuarios (se omiten los usuarios que desactivaron este tipo de correo)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Asunto"
+ ],
+ "sendDraft.subjectHint": [
+  "Déjelo vacío para usar el asunto del borrador."
+ ],
+ "sendDraft.theseUsers": [
+  "Estos usuarios"
+ ],
+ "sendDraft.title": [
+  "Envío"
+ ],
+ "sendDraft.userIds": [
+  "Ids de usuario"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separados por comas o espacios."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuario recibe este correo."
+    ],
+    "other": [
+     "#",
+     " usuarios reciben este correo."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nombre del proyecto para confirmar"
+ ],
+ "settings.dangerDescription": [
+  "Eliminar el proyecto elimina sus usuarios, equipos, claves y ajustes. No se puede deshacer."
+ ],
+ "settings.dangerZone": [
+  "Zona de peligro"
+ ],
+ "settings.deleteExplained": [
+  "Se elimina todo lo que hay en el proyecto. Escriba el nombre del proyecto para confirmar."
+ ],
+ "settings.deleteForever": [
+  "Eliminar para siempre"
+ ],
+ "settings.deleteProject": [
+  "Eliminar proyecto"
+ ],
+ "settings.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Descripción"
+ ],
+ "settings.general": [
+  "Ajustes generales"
+ ],
+ "settings.logoDarkFull": [
+  "Logotipo completo para el modo oscuro"
+ ],
+ "settings.logoDarkSquare": [
+  "Logotipo para el modo oscuro (cuadrado)"
+ ],
+ "settings.logoFull": [
+  "Logotipo completo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… o data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Vista previa: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logotipo (cuadrado)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nuevo equipo propietario"
+ ],
+ "settings.projectId": [
+  "Id del proyecto"
+ ],
+ "settings.projectName": [
+  "Nombre del proyecto"
+ ],
+ "settings.save": [
+  "Guardar"
+ ],
+ "settings.saved": [
+  "Guardado."
+ ],
+ "settings.saving": [
+  "Guardando…"
+ ],
+ "settings.teamNotIn": [
+  "un equipo al que usted no pertenece"
+ ],
+ "settings.transfer": [
+  "Transferir"
+ ],
+ "settings.transferDescription": [
+  "Pertenece a ",
+  [
+   "owner"
+  ],
+  ". Muévalo a otro de sus equipos."
+ ],
+ "settings.transferred": [
+  "Transferido."
+ ],
+ "settings.transferring": [
+  "Transfiriendo…"
  ],
  "shell.allProjects": [
   "Todos los proyectos"
@@ -2061,5 +3677,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "Usuario"
+ ],
+ "webhookLog.actions": [
+  "Acciones"
+ ],
+ "webhookLog.allEndpoints": [
+  "Todos los endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Intentos"
+ ],
+ "webhookLog.deliveries": [
+  "Entregas"
+ ],
+ "webhookLog.description": [
+  "Los 100 más recientes, primero los más nuevos. Los intentos fallidos se reintentan tras 5 s, 5 min, 30 min, 2 h, 5 h y luego cada 10 h (12 intentos); un reenvío manda el mensaje de nuevo con el mismo webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "desactivado"
+ ],
+ "webhookLog.event": [
+  "Evento"
+ ],
+ "webhookLog.lastAnswer": [
+  "Última respuesta"
+ ],
+ "webhookLog.latency": [
+  "Latencia"
+ ],
+ "webhookLog.messages": [
+  "Mensajes"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Todavía no hay entregas."
+ ],
+ "webhookLog.replay": [
+  "Reenviar"
+ ],
+ "webhookLog.replayNamed": [
+  "Reenviar ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Reenviando…"
+ ],
+ "webhookLog.response": [
+  "Respuesta"
+ ],
+ "webhookLog.status": [
+  "Estado"
+ ],
+ "webhookPortal.copyToken": [
+  "Copiar el token del portal"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copiar la URL de la API de endpoints"
+ ],
+ "webhookPortal.create": [
+  "Crear token del portal"
+ ],
+ "webhookPortal.createAnother": [
+  "Crear otro token del portal"
+ ],
+ "webhookPortal.creating": [
+  "Creando…"
+ ],
+ "webhookPortal.description": [
+  "Un token para gestionar los endpoints de webhooks de este proyecto (listar, añadir, editar, probar, registro de entregas) y nada más, válido durante una hora: entrégueselo a quien gestiona el lado receptor en lugar de una clave de administrador."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API de endpoints"
+ ],
+ "webhookPortal.hide": [
+  "Ocultar el token"
+ ],
+ "webhookPortal.howToSend": [
+  "Envíelo como clave de administrador con el id del proyecto:"
+ ],
+ "webhookPortal.oneHour": [
+  "una hora (hasta aproximadamente las ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Las demás operaciones de administración lo rechazan."
+ ],
+ "webhookPortal.title": [
+  "Acceso al portal"
+ ],
+ "webhookPortal.token": [
+  "Token del portal"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Valor del token"
+ ],
+ "webhookPortal.validFor": [
+  "Válido durante"
+ ],
+ "webhooks.add": [
+  "Añadir endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Cada evento del proyecto (usuarios, equipos, membresías, permisos, correos, pagos) se envía al endpoint, firmado según Standard Webhooks con su propio secreto whsec_. Las direcciones privadas y de loopback se rechazan salvo que el proyecto permita localhost."
+ ],
+ "webhooks.addTitle": [
+  "Añadir un endpoint"
+ ],
+ "webhooks.adding": [
+  "Añadiendo…"
+ ],
+ "webhooks.copiedIt": [
+  "Ya lo he copiado"
+ ],
+ "webhooks.copySecretNow": [
+  "Copie ahora el secreto de firma"
+ ],
+ "webhooks.createdAt": [
+  "creado el ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Eliminar"
+ ],
+ "webhooks.deleteConfirm": [
+  "Eliminar endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " no recibirá más mensajes; se eliminan sus entregas pendientes y su registro de entregas."
+ ],
+ "webhooks.deleteNamed": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "¿Eliminar este endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Registro de entregas"
+ ],
+ "webhooks.description": [
+  "Descripción"
+ ],
+ "webhooks.disabledFailing": [
+  "Desactivado: sus entregas fallaron durante 5 días. Actívelo cuando el receptor vuelva a funcionar."
+ ],
+ "webhooks.edit": [
+  "Editar"
+ ],
+ "webhooks.editNamed": [
+  "Editar ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Activado: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL del endpoint"
+ ],
+ "webhooks.endpoints": [
+  "Puntos de conexión"
+ ],
+ "webhooks.eventTypes": [
+  "Tipos de evento"
+ ],
+ "webhooks.eventTypesHint": [
+  "Separados por comas, p. ej. user.created, team.created; vacío: todos los eventos."
+ ],
+ "webhooks.everyEventType": [
+  "todos los tipos de evento"
+ ],
+ "webhooks.listLabel": [
+  "Endpoints de webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nueva descripción"
+ ],
+ "webhooks.newEventTypes": [
+  "Nuevos tipos de evento"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Separados por comas; vacío: todos los eventos."
+ ],
+ "webhooks.newUrl": [
+  "Nueva URL"
+ ],
+ "webhooks.noAnswer": [
+  "sin respuesta"
+ ],
+ "webhooks.none": [
+  "Todavía no hay endpoints."
+ ],
+ "webhooks.previousSecretUntil": [
+  "el secreto anterior firma hasta el ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "El nuevo secreto firma de inmediato; el actual sigue firmando junto a él durante 24 horas para que el receptor pueda cambiar."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotar secreto"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotar el secreto de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "¿Rotar el secreto de firma?"
+ ],
+ "webhooks.save": [
+  "Guardar endpoint"
+ ],
+ "webhooks.saving": [
+  "Guardando…"
+ ],
+ "webhooks.secretExplained": [
+  "El receptor en ",
+  [
+   "url"
+  ],
+  " verifica cada mensaje con él (p. ej. ",
+  [
+   "example"
+  ],
+  " del paquete standardwebhooks). No se vuelve a mostrar aquí; rótelo para obtener uno nuevo."
+ ],
+ "webhooks.sendTest": [
+  "Enviar prueba"
+ ],
+ "webhooks.sendTestTo": [
+  "Enviar prueba a ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Enviando…"
+ ],
+ "webhooks.signingSecret": [
+  "Secreto de firma"
+ ],
+ "webhooks.testAccepted": [
+  "El mensaje de prueba fue aceptado."
+ ],
+ "webhooks.testFailed": [
+  "El mensaje de prueba falló: ",
+  [
+   "reason"
+  ]
  ]
 };

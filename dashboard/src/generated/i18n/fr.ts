@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "L’assistant a répondu."
+ ],
+ "aiChat.ask": [
+  "Demander à l’assistant"
+ ],
+ "aiChat.assistant": [
+  "Assistant IA"
+ ],
+ "aiChat.conversation": [
+  "Conversation IA"
+ ],
+ "aiChat.description": [
+  "Interrogez l’assistant IA sur cet e-mail ; il voit la conversation et la source telle qu’elle est dans l’éditeur."
+ ],
+ "aiChat.loading": [
+  "Chargement de la conversation…"
+ ],
+ "aiChat.newConversation": [
+  "Nouvelle conversation"
+ ],
+ "aiChat.none": [
+  "Aucun message pour l’instant."
+ ],
+ "aiChat.send": [
+  "Envoyer"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Entrée (⌘+Entrée) envoie."
+ ],
+ "aiChat.useCode": [
+  "Utiliser le code ",
+  [
+   "n"
+  ],
+  " dans l’éditeur"
+ ],
+ "aiChat.waiting": [
+  "En attente de la réponse…"
+ ],
+ "aiChat.you": [
+  "Vous"
+ ],
  "apiKeys.admin": [
   "Clé d’administration ultra-secrète"
  ],
@@ -129,6 +172,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "Opération"
+ ],
+ "auditLog.actor": [
+  "Acteur"
+ ],
+ "auditLog.actorAdmin": [
+  "administrateur"
+ ],
+ "auditLog.actorAnonymous": [
+  "anonyme"
+ ],
+ "auditLog.actorId": [
+  "ID de l’acteur"
+ ],
+ "auditLog.actorScim": [
+  "annuaire SCIM"
+ ],
+ "auditLog.actorServer": [
+  "serveur"
+ ],
+ "auditLog.actorSsoSetup": [
+  "lien de configuration SSO"
+ ],
+ "auditLog.actorSystem": [
+  "système"
+ ],
+ "auditLog.actorUser": [
+  "utilisateur"
+ ],
+ "auditLog.description": [
+  "Événements de sécurité et d’administration, les plus récents d’abord, chacun écrit dans la transaction de la modification qu’il consigne."
+ ],
+ "auditLog.details": [
+  "Détails"
+ ],
+ "auditLog.entries": [
+  "Entrées"
+ ],
+ "auditLog.export": [
+  "Exporter en ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrer"
+ ],
+ "auditLog.filters": [
+  "Filtres du journal d’audit"
+ ],
+ "auditLog.ipAddress": [
+  "Adresse IP"
+ ],
+ "auditLog.none": [
+  "Aucune entrée pour l’instant."
+ ],
+ "auditLog.noneMatch": [
+  "Aucune entrée ne correspond."
+ ],
+ "auditLog.pagerLabel": [
+  "Pages du journal d’audit"
+ ],
+ "auditLog.tableLabel": [
+  "Entrées du journal d’audit"
+ ],
+ "auditLog.target": [
+  "Cible"
+ ],
+ "auditLog.targetId": [
+  "ID de la cible"
+ ],
+ "auditLog.teamId": [
+  "ID de l’équipe"
+ ],
+ "auditLog.time": [
+  "Heure"
  ],
  "auth.addProvider": [
   "Ajouter un fournisseur"
@@ -470,6 +591,209 @@ export const messages: Messages = {
  "common.working": [
   "En cours…"
  ],
+ "config.discard": [
+  "Annuler les modifications"
+ ],
+ "config.effective": [
+  "Configuration effective"
+ ],
+ "config.effectiveDescription": [
+  "Les valeurs par défaut avec la surcharge appliquée : chaque paramètre, sa valeur et sa provenance."
+ ],
+ "config.effectiveWhat": [
+  "la configuration effective"
+ ],
+ "config.filter": [
+  "Filtrer les paramètres"
+ ],
+ "config.from": [
+  "Provenance"
+ ],
+ "config.fromDefault": [
+  "défaut"
+ ],
+ "config.fromOverride": [
+  "surcharge"
+ ],
+ "config.level": [
+  "Niveau"
+ ],
+ "config.levelBranch": [
+  "Branche"
+ ],
+ "config.levelEnvironment": [
+  "Environnement"
+ ],
+ "config.levelProject": [
+  "Projet"
+ ],
+ "config.noMatch": [
+  "Aucun paramètre ne correspond à « ",
+  [
+   "filter"
+  ],
+  " »."
+ ],
+ "config.otherKeys": [
+  "Autres clés"
+ ],
+ "config.otherKeysHint": [
+  "Chemins à points, séparés par des virgules ou des espaces (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Surcharge"
+ ],
+ "config.overrideBranch": [
+  "Surcharge (niveau branche)"
+ ],
+ "config.overrideDescription": [
+  "Ce que le projet définit par-dessus les valeurs par défaut, en JSON (clés à points autorisées). Gatehouse conserve une seule surcharge par projet : les niveaux projet, branche et environnement l’affichent et la modifient tous."
+ ],
+ "config.overrideEnvironment": [
+  "Surcharge (niveau environnement)"
+ ],
+ "config.overrideProject": [
+  "Surcharge (niveau projet)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Réinitialiser ",
+     "#",
+     " clé"
+    ],
+    "other": [
+     "Réinitialiser ",
+     "#",
+     " clés"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " clé réinitialisée."
+    ],
+    "other": [
+     "#",
+     " clés réinitialisées."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "Les paramètres aux chemins choisis (et en dessous) reviennent à leurs valeurs par défaut."
+ ],
+ "config.resetKeys": [
+  "Réinitialiser des clés"
+ ],
+ "config.resetOnlyBelow": [
+  "Les clés ne peuvent être réinitialisées qu’aux niveaux branche et environnement."
+ ],
+ "config.resetting": [
+  "Réinitialisation…"
+ ],
+ "config.saveOverride": [
+  "Enregistrer la surcharge"
+ ],
+ "config.saved": [
+  "Surcharge enregistrée."
+ ],
+ "config.secretHidden": [
+  "•••••• (voir la surcharge)"
+ ],
+ "config.setsNothing": [
+  "La surcharge ne définit rien."
+ ],
+ "config.setting": [
+  "Paramètre"
+ ],
+ "config.source": [
+  "Origine"
+ ],
+ "config.sourceDescription": [
+  "D’où vient la surcharge. Les modifications faites ici tant qu’elle est liée sont écrasées par le prochain envoi."
+ ],
+ "config.sourceGithub": [
+  "Envoyé depuis GitHub : ",
+  [
+   "repo"
+  ],
+  ", branche ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", fichier ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Envoyé depuis GitHub : ",
+  [
+   "repo"
+  ],
+  ", branche ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", fichier ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Envoyé par un outil qui n’a pas dit d’où."
+ ],
+ "config.sourceUnlinked": [
+  "Non liée : la surcharge se modifie ici ou via l’API."
+ ],
+ "config.sourceWhat": [
+  "l’origine de la configuration"
+ ],
+ "config.unlink": [
+  "Délier"
+ ],
+ "config.unlinkExplained": [
+  "La surcharge reste telle quelle ; le tableau de bord n’indique plus d’où elle vient."
+ ],
+ "config.unlinkTitle": [
+  "Délier la configuration de son origine ?"
+ ],
+ "config.value": [
+  "Valeur"
+ ],
+ "config.whatBranch": [
+  "la surcharge de branche"
+ ],
+ "config.whatEnvironment": [
+  "la surcharge d’environnement"
+ ],
+ "config.whatProject": [
+  "la surcharge de projet"
+ ],
  "connect.copyCode": [
   "Copier le code ",
   [
@@ -549,6 +873,84 @@ export const messages: Messages = {
  "copy.refused": [
   "Le navigateur n’a pas autorisé la copie : sélectionnez le texte et copiez-le à la main."
  ],
+ "dataVault.add": [
+  "Ajouter le coffre"
+ ],
+ "dataVault.addDescription": [
+  "Un coffre conserve des valeurs par clé, chiffrées deux fois : par le SDK serveur avec votre secret avant de quitter votre serveur (PBKDF2 + AES-GCM), puis au repos avec une clé dérivée du secret de la plateforme."
+ ],
+ "dataVault.addTitle": [
+  "Ajouter un coffre"
+ ],
+ "dataVault.displayName": [
+  "Nom affiché"
+ ],
+ "dataVault.displayNameOf": [
+  "Nom affiché de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Un coffre avec l’identifiant ",
+  [
+   "id"
+  ],
+  " existe déjà."
+ ],
+ "dataVault.idHint": [
+  "Lettres, chiffres, - et _ ; le SDK désigne le coffre par cet identifiant."
+ ],
+ "dataVault.idInvalid": [
+  "Utilisez 1 à 63 lettres, chiffres, - ou _."
+ ],
+ "dataVault.none": [
+  "Aucun coffre pour l’instant."
+ ],
+ "dataVault.remove": [
+  "Retirer"
+ ],
+ "dataVault.removeConfirm": [
+  "Retirer le coffre"
+ ],
+ "dataVault.removeExplained": [
+  "Lire ou écrire ",
+  [
+   "id"
+  ],
+  " répond que le coffre n’existe pas jusqu’à ce qu’il soit ajouté de nouveau ; les valeurs chiffrées restent dans la base de données et reviennent avec lui."
+ ],
+ "dataVault.removeNamed": [
+  "Retirer ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Retirer le coffre ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "dataVault.rename": [
+  "Renommer"
+ ],
+ "dataVault.renameNamed": [
+  "Renommer ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Identifiant du coffre"
+ ],
+ "dataVault.stores": [
+  "Coffres"
+ ],
+ "dataVault.useTitle": [
+  "Utiliser un coffre"
+ ],
  "domains.add": [
   "Ajouter le domaine"
  ],
@@ -602,6 +1004,357 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "Activer le mode production"
+ ],
+ "emailDelete.delete": [
+  "Supprimer"
+ ],
+ "emailDelete.deleteDraft": [
+  "Supprimer le brouillon"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Supprimer le brouillon ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Supprimer le modèle"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Supprimer le modèle ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Supprimer le thème"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Supprimer le thème ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " est supprimé définitivement ; les e-mails déjà envoyés à partir de lui restent dans la liste des envois."
+ ],
+ "emailDelete.reset": [
+  "Réinitialiser"
+ ],
+ "emailDelete.resetNamed": [
+  "Réinitialiser ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Réinitialiser le modèle"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Réinitialiser ",
+  [
+   "name"
+  ],
+  " au modèle intégré ?"
+ ],
+ "emailDelete.resetTheme": [
+  "Réinitialiser le thème"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Réinitialiser ",
+  [
+   "name"
+  ],
+  " au thème intégré ?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " est le thème des e-mails du projet : Default Light le remplace. Les modèles et brouillons qui le nommaient utilisent le thème du projet."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " est supprimé ; l’envoyer par son identifiant échoue désormais."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Vos modifications de ",
+  [
+   "name"
+  ],
+  " sont abandonnées : la plateforme envoie de nouveau sa version intégrée."
+ ],
+ "emailDelete.themeConsequence": [
+  "Les modèles et brouillons qui nommaient ",
+  [
+   "name"
+  ],
+  " utilisent le thème du projet."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Vos modifications de ",
+  [
+   "name"
+  ],
+  " sont abandonnées et sa source intégrée est de nouveau utilisée."
+ ],
+ "emailEditor.allEmails": [
+  "Tous les e-mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Retour aux e-mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Brouillon : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrigez la source pour modifier ses textes."
+ ],
+ "emailEditor.goToLine": [
+  "Aller à la ligne ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(ligne ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nom"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Modèle introuvable"
+ ],
+ "emailEditor.noText": [
+  "Cette source n’a pas de texte statique."
+ ],
+ "emailEditor.noTheme": [
+  "Aucun thème"
+ ],
+ "emailEditor.noVariables": [
+  "Ce modèle ne lit aucune variable."
+ ],
+ "emailEditor.position": [
+  "Ligne ",
+  [
+   "line"
+  ],
+  ", colonne ",
+  [
+   "column"
+  ],
+  " :"
+ ],
+ "emailEditor.preview": [
+  "Aperçu"
+ ],
+ "emailEditor.previewFrame": [
+  "Aperçu de l’e-mail"
+ ],
+ "emailEditor.projectTheme": [
+  "Le thème du projet"
+ ],
+ "emailEditor.readingTexts": [
+  "Lecture des textes…"
+ ],
+ "emailEditor.rendering": [
+  "Rendu en cours…"
+ ],
+ "emailEditor.source": [
+  "Code source (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Objet : ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Modèle : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texte ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textes"
+ ],
+ "emailEditor.theme": [
+  "Thème"
+ ],
+ "emailEditor.themeTitle": [
+  "Thème : ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variables du modèle"
+ ],
+ "emailEditor.variablesExplained": [
+  "Les aperçus utilisent les ",
+  [
+   "preview"
+  ],
+  " du modèle ; les e-mails reçoivent les variables avec lesquelles ils sont envoyés, plus ",
+  [
+   "user"
+  ],
+  " et ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "Le serveur partagé envoie les e-mails de la plateforme avec l’apparence intégrée ; modifier les modèles et envoyer des e-mails nécessite votre propre serveur SMTP."
+ ],
+ "emailServer.host": [
+  "Hôte SMTP"
+ ],
+ "emailServer.noReason": [
+  "aucune raison donnée"
+ ],
+ "emailServer.own": [
+  "Propre serveur SMTP"
+ ],
+ "emailServer.password": [
+  "Mot de passe SMTP"
+ ],
+ "emailServer.port": [
+  "Port SMTP"
+ ],
+ "emailServer.save": [
+  "Enregistrer le serveur d’e-mail"
+ ],
+ "emailServer.saved": [
+  "Serveur d’e-mail enregistré."
+ ],
+ "emailServer.sendTest": [
+  "Envoyer un e-mail de test"
+ ],
+ "emailServer.senderEmail": [
+  "E-mail de l’expéditeur"
+ ],
+ "emailServer.senderName": [
+  "Nom de l’expéditeur"
+ ],
+ "emailServer.server": [
+  "Serveur"
+ ],
+ "emailServer.shared": [
+  "Serveur partagé"
+ ],
+ "emailServer.testForm": [
+  "Envoyer un e-mail de test"
+ ],
+ "emailServer.testRecipient": [
+  "Destinataire de l’e-mail de test"
+ ],
+ "emailServer.testRefused": [
+  "Le serveur l’a refusé : ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "Le serveur a accepté l’e-mail de test pour ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Serveur d’e-mail"
+ ],
+ "emailServer.username": [
+  "Nom d’utilisateur SMTP"
+ ],
+ "emails.createDraft": [
+  "Créer le brouillon"
+ ],
+ "emails.createTemplate": [
+  "Créer le modèle"
+ ],
+ "emails.createTheme": [
+  "Créer le thème"
+ ],
+ "emails.creating": [
+  "Création…"
+ ],
+ "emails.drafts": [
+  "Brouillons"
+ ],
+ "emails.draftsDescription": [
+  "Des e-mails rédigés une fois et envoyés à certains ou à tous les utilisateurs."
+ ],
+ "emails.newDraftName": [
+  "Nom du nouveau brouillon"
+ ],
+ "emails.newTemplateName": [
+  "Nom du nouveau modèle"
+ ],
+ "emails.newThemeName": [
+  "Nom du nouveau thème"
+ ],
+ "emails.noDrafts": [
+  "Aucun brouillon pour l’instant."
+ ],
+ "emails.notSent": [
+  "non envoyé"
+ ],
+ "emails.outboxLink": [
+  "E-mails envoyés et boîte d’envoi"
+ ],
+ "emails.projectTheme": [
+  "Thème des e-mails du projet"
+ ],
+ "emails.selected": [
+  "sélectionné"
+ ],
+ "emails.sentAt": [
+  "envoyé le ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Modèles"
+ ],
+ "emails.templatesDescription": [
+  "Les e-mails de la plateforme utilisent le modèle de leur type ; les modifications s’appliquent au prochain e-mail envoyé."
+ ],
+ "emails.themes": [
+  "Thèmes"
+ ],
+ "emails.themesDescription": [
+  "Un thème enveloppe le corps de chaque e-mail (en-tête, pied de page, lien de désabonnement)."
  ],
  "error.generic": [
   "Une erreur s’est produite. Réessayez."
@@ -989,6 +1742,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "les comptes OAuth"
  ],
+ "oauthApps.allowDynamic": [
+  "Autoriser l’enregistrement dynamique des clients (les applications et clients MCP s’enregistrent eux-mêmes)"
+ ],
+ "oauthApps.applications": [
+  "Applications enregistrées"
+ ],
+ "oauthApps.clientId": [
+  "ID client"
+ ],
+ "oauthApps.clientSecret": [
+  "Secret client"
+ ],
+ "oauthApps.confidential": [
+  "confidentielle"
+ ],
+ "oauthApps.copyClientId": [
+  "Copier l’ID client"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copier le secret client"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copiez le secret client maintenant : c’est la seule fois qu’il est affiché."
+ ],
+ "oauthApps.createdAt": [
+  "créée le ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personnalisés : ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Supprimer"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Supprimer l’application"
+ ],
+ "oauthApps.deleteExplained": [
+  "Son ID client est refusé dès maintenant, et chacun de ses jetons cesse aussitôt de fonctionner."
+ ],
+ "oauthApps.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "oauthApps.done": [
+  "Terminé"
+ ],
+ "oauthApps.edit": [
+  "Modifier"
+ ],
+ "oauthApps.editNamed": [
+  "Modifier ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "identifiants client"
+ ],
+ "oauthApps.grantRefresh": [
+  "renouvellement"
+ ],
+ "oauthApps.grantSignIn": [
+  "connexion"
+ ],
+ "oauthApps.intro": [
+  "Les applications qui connectent vos utilisateurs avec ce projet (« Se connecter avec … »), et les machines qui obtiennent des jetons avec des identifiants client."
+ ],
+ "oauthApps.issuer": [
+  "Émetteur (découverte, JWKS et points de terminaison en dessous) :"
+ ],
+ "oauthApps.logoUrl": [
+  "URL du logo"
+ ],
+ "oauthApps.machineToMachine": [
+  "Machine à machine (identifiants client)"
+ ],
+ "oauthApps.name": [
+  "Nom"
+ ],
+ "oauthApps.newApplication": [
+  "Nouvelle application"
+ ],
+ "oauthApps.none": [
+  "Aucune application pour l’instant."
+ ],
+ "oauthApps.provider": [
+  "Fournisseur"
+ ],
+ "oauthApps.public": [
+  "publique"
+ ],
+ "oauthApps.redirectUris": [
+  "URI de redirection"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Une par ligne, comparées exactement (sans jokers)."
+ ],
+ "oauthApps.register": [
+  "Enregistrer l’application"
+ ],
+ "oauthApps.registerTitle": [
+  "Enregistrer une application"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " est enregistrée"
+ ],
+ "oauthApps.registeredItself": [
+  "enregistrée d’elle-même"
+ ],
+ "oauthApps.registering": [
+  "Enregistrement…"
+ ],
+ "oauthApps.save": [
+  "Enregistrer"
+ ],
+ "oauthApps.scopes": [
+  "Portées autorisées"
+ ],
+ "oauthApps.scopesHint": [
+  "Séparées par des espaces : openid, email, profile, offline_access, et celles de votre API."
+ ],
+ "oauthApps.type": [
+  "Type d’application"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidentielle (un serveur qui garde un secret)"
+ ],
+ "oauthApps.typePublic": [
+  "Publique (application monopage ou native, PKCE uniquement)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Raison : ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1051,6 +1961,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "Exiger la vérification de l’e-mail (les utilisateurs sans e-mail principal vérifié sont restreints)"
  ],
+ "outbox.anyStatus": [
+  "Tous les statuts"
+ ],
+ "outbox.cancelEmail": [
+  "Annuler l’e-mail"
+ ],
+ "outbox.changeEmail": [
+  "Modifier l’e-mail"
+ ],
+ "outbox.content": [
+  "Contenu"
+ ],
+ "outbox.delivery": [
+  "Livraison"
+ ],
+ "outbox.deliveryDescription": [
+  "E-mails envoyés par ce projet. Les rebonds et signalements de spam ne sont pas reçus des serveurs SMTP."
+ ],
+ "outbox.due": [
+  "Prévu"
+ ],
+ "outbox.dueOrSent": [
+  "Prévu ou envoyé"
+ ],
+ "outbox.emailContent": [
+  "Contenu de l’e-mail"
+ ],
+ "outbox.empty": [
+  "La boîte d’envoi est vide."
+ ],
+ "outbox.error": [
+  "Erreur"
+ ],
+ "outbox.kind": [
+  "Type"
+ ],
+ "outbox.last30Days": [
+  "30 derniers jours"
+ ],
+ "outbox.lastDay": [
+  "Dernier jour"
+ ],
+ "outbox.lastError": [
+  "Dernière erreur : ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Dernière heure"
+ ],
+ "outbox.lastWeek": [
+  "Dernière semaine"
+ ],
+ "outbox.noContent": [
+  "Aucun contenu."
+ ],
+ "outbox.noSubject": [
+  "(sans objet)"
+ ],
+ "outbox.noneSent": [
+  "Aucun e-mail envoyé pour l’instant."
+ ],
+ "outbox.noneWithStatus": [
+  "Aucun e-mail au statut « ",
+  [
+   "status"
+  ],
+  " »."
+ ],
+ "outbox.notEditable": [
+  "Un e-mail en cours d’envoi ou envoyé ne peut pas être modifié."
+ ],
+ "outbox.notRendered": [
+  "Pas encore rendu : il est rendu à partir de son modèle à l’envoi, sauf si vous écrivez son HTML ici."
+ ],
+ "outbox.note": [
+  "Remarque"
+ ],
+ "outbox.outbox": [
+  "Boîte d’envoi"
+ ],
+ "outbox.outboxDescription": [
+  "Chaque e-mail du projet, les plus récents d’abord : en file, en cours d’envoi, envoyé, en échec, ou ignoré avec la raison."
+ ],
+ "outbox.pagerLabel": [
+  "Pages de la boîte d’envoi"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texte brut (facultatif)"
+ ],
+ "outbox.rate": [
+  "Débit, dernière minute"
+ ],
+ "outbox.saveChanges": [
+  "Enregistrer les modifications"
+ ],
+ "outbox.sendNow": [
+  "Envoyer maintenant"
+ ],
+ "outbox.sent": [
+  "Envoyés"
+ ],
+ "outbox.sentAt": [
+  "Envoyé le"
+ ],
+ "outbox.sentDescription": [
+  "Les 100 derniers e-mails envoyés ou tentés, les plus récents d’abord ; un e-mail pas encore envoyé affiche sa dernière erreur."
+ ],
+ "outbox.sentEmails": [
+  "E-mails envoyés"
+ ],
+ "outbox.sentTerm": [
+  "Envoyé"
+ ],
+ "outbox.skipped": [
+  "Ignoré : ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Statut"
+ ],
+ "outbox.statusFailed": [
+  "en échec"
+ ],
+ "outbox.statusQueued": [
+  "en file"
+ ],
+ "outbox.statusSending": [
+  "en cours d’envoi"
+ ],
+ "outbox.statusSent": [
+  "envoyé"
+ ],
+ "outbox.statusSkipped": [
+  "ignoré"
+ ],
+ "outbox.subject": [
+  "Objet"
+ ],
+ "outbox.to": [
+  "À"
+ ],
  "overview.activeUsers": [
   "Utilisateurs actifs"
  ],
@@ -1107,6 +2168,392 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "Utilisateurs par méthode d’inscription"
+ ],
+ "pager.first": [
+  "Première page"
+ ],
+ "pager.next": [
+  "Page suivante"
+ ],
+ "pager.previous": [
+  "Page précédente"
+ ],
+ "payments.addAProduct": [
+  "Ajouter un produit"
+ ],
+ "payments.addAProductLine": [
+  "Ajouter une gamme de produits"
+ ],
+ "payments.addAnItem": [
+  "Ajouter un article"
+ ],
+ "payments.addItem": [
+  "Ajouter l’article"
+ ],
+ "payments.addLine": [
+  "Ajouter la gamme"
+ ],
+ "payments.addProduct": [
+  "Ajouter le produit"
+ ],
+ "payments.amount": [
+  "Montant"
+ ],
+ "payments.any": [
+  "Tous"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (comme maintenant)"
+ ],
+ "payments.billing": [
+  "Facturation"
+ ],
+ "payments.billingMonth": [
+  "Chaque mois"
+ ],
+ "payments.billingWeek": [
+  "Chaque semaine"
+ ],
+ "payments.billingYear": [
+  "Chaque année"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquer les nouveaux achats"
+ ],
+ "payments.cancelEditing": [
+  "Annuler la modification"
+ ],
+ "payments.chargesEnabled": [
+  "Paiements activés"
+ ],
+ "payments.continueOnStripe": [
+  "continuer sur Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Poursuivre l’inscription"
+ ],
+ "payments.currency": [
+  "Devise"
+ ],
+ "payments.customer": [
+  "Un client"
+ ],
+ "payments.customerDescription": [
+  "L’identifiant d’un utilisateur ou d’une équipe (sur sa page), ou votre propre identifiant d’un client personnalisé."
+ ],
+ "payments.customerId": [
+  "Identifiant du client"
+ ],
+ "payments.customerType": [
+  "Type de client"
+ ],
+ "payments.customerTypeCustom": [
+  "personnalisé"
+ ],
+ "payments.customerTypeOf": [
+  "Type du client"
+ ],
+ "payments.customerTypeTeam": [
+  "équipe"
+ ],
+ "payments.customerTypeUser": [
+  "utilisateur"
+ ],
+ "payments.delete": [
+  "Supprimer"
+ ],
+ "payments.deleteExplained": [
+  "Les clients qui le possèdent gardent ce qu’ils ont acheté ; il ne peut plus être acheté, accordé ni inclus."
+ ],
+ "payments.deleteItem": [
+  "Supprimer l’article"
+ ],
+ "payments.deleteItemNamed": [
+  "Supprimer l’article ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Supprimer l’article ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.deleteLine": [
+  "Supprimer la gamme"
+ ],
+ "payments.deleteLineNamed": [
+  "Supprimer la gamme ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Supprimer la gamme ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.deleteProduct": [
+  "Supprimer le produit"
+ ],
+ "payments.deleteProductNamed": [
+  "Supprimer le produit ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Supprimer le produit ",
+  [
+   "id"
+  ],
+  " ?"
+ ],
+ "payments.detailsSubmitted": [
+  "Informations envoyées"
+ ],
+ "payments.edit": [
+  "Modifier"
+ ],
+ "payments.editItemNamed": [
+  "Modifier l’article ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Modifier la gamme ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Modifier le produit ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque jour"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " jours"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque mois"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " mois"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque semaine"
+    ],
+    "other": [
+     "toutes les ",
+     "#",
+     " semaines"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "chaque année"
+    ],
+    "other": [
+     "tous les ",
+     "#",
+     " ans"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "Le formulaire montre un prix de ce produit et son premier article inclus ; ses autres prix et articles restent tels quels."
+ ],
+ "payments.free": [
+  "Gratuit, inclus par défaut"
+ ],
+ "payments.id": [
+  "Identifiant"
+ ],
+ "payments.includedByDefault": [
+  "Inclus par défaut"
+ ],
+ "payments.includedItem": [
+  "Article inclus"
+ ],
+ "payments.includes": [
+  "inclut ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nom de l’article"
+ ],
+ "payments.items": [
+  "Articles"
+ ],
+ "payments.itemsDescription": [
+  "Ce dont les clients possèdent une quantité (crédits, places) ; les produits les incluent."
+ ],
+ "payments.lineBadge": [
+  "gamme ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Type de client de la gamme"
+ ],
+ "payments.lineName": [
+  "Nom de la gamme"
+ ],
+ "payments.mode": [
+  "Mode de paiement"
+ ],
+ "payments.modeDescription": [
+  "En mode test, les achats passent par le paiement de test de la plateforme (aucune carte n’est débitée). Bloquer les nouveaux achats conserve ce que possèdent les clients."
+ ],
+ "payments.no": [
+  "non"
+ ],
+ "payments.noItems": [
+  "Aucun article pour l’instant."
+ ],
+ "payments.noProductLines": [
+  "Aucune gamme pour l’instant."
+ ],
+ "payments.noProducts": [
+  "Aucun produit pour l’instant."
+ ],
+ "payments.none": [
+  "Aucune"
+ ],
+ "payments.onboardingReady": [
+  "Lien d’inscription prêt :"
+ ],
+ "payments.once": [
+  "une fois"
+ ],
+ "payments.oneTime": [
+  "Une seule fois"
+ ],
+ "payments.payoutsEnabled": [
+  "Versements activés"
+ ],
+ "payments.price": [
+  "Prix"
+ ],
+ "payments.priceId": [
+  "Identifiant du prix"
+ ],
+ "payments.priceToEdit": [
+  "Prix à modifier"
+ ],
+ "payments.productCustomerType": [
+  "Type de client du produit"
+ ],
+ "payments.productLine": [
+  "Gamme de produits"
+ ],
+ "payments.productLines": [
+  "Gammes de produits"
+ ],
+ "payments.productLinesDescription": [
+  "Un client possède au plus un produit d’une gamme (formules : Free, Pro, Max) ; en acheter un autre fait changer."
+ ],
+ "payments.productName": [
+  "Nom du produit"
+ ],
+ "payments.products": [
+  "Produits"
+ ],
+ "payments.productsDescription": [
+  "Ce que les clients achètent ou reçoivent : prix par devise et par période, et les articles inclus."
+ ],
+ "payments.quantityIncluded": [
+  "Quantité incluse"
+ ],
+ "payments.refreshStatus": [
+  "Actualiser l’état"
+ ],
+ "payments.saveItem": [
+  "Enregistrer l’article"
+ ],
+ "payments.saveLine": [
+  "Enregistrer la gamme"
+ ],
+ "payments.saveProduct": [
+  "Enregistrer le produit"
+ ],
+ "payments.setUpStripe": [
+  "Configurer Stripe"
+ ],
+ "payments.showCustomer": [
+  "Afficher le client"
+ ],
+ "payments.stackable": [
+  "Cumulable (acheté plusieurs fois)"
+ ],
+ "payments.stripeAccount": [
+  "Compte"
+ ],
+ "payments.stripeDescription": [
+  "Hors mode test, les clients paient via le compte Stripe du projet, connecté ici avec l’inscription Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Non connecté : aucun compte Stripe n’est encore connecté à ce projet."
+ ],
+ "payments.testMode": [
+  "Mode test"
+ ],
+ "payments.transactions": [
+  "Opérations"
+ ],
+ "payments.yes": [
+  "oui"
  ],
  "permissions.actions": [
   "Opérations"
@@ -1219,6 +2666,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projets"
+ ],
+ "sendDraft.allUsers": [
+  "Tous les utilisateurs"
+ ],
+ "sendDraft.confirmTitle": [
+  "Envoyer ce brouillon ?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Chaque utilisateur du projet reçoit cet e-mail."
+ ],
+ "sendDraft.lastSent": [
+  "Dernier envoi le ",
+  [
+   "date"
+  ],
+  ". Enregistrez vos modifications avant d’envoyer."
+ ],
+ "sendDraft.recipients": [
+  "Destinataires"
+ ],
+ "sendDraft.saveFirst": [
+  "Enregistrez vos modifications avant d’envoyer."
+ ],
+ "sendDraft.send": [
+  "Envoyer"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Envoyer…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Envoyé à ",
+     "#",
+     " utilisateur (ceux qui ont désactivé ce type d’e-mail sont ignorés)."
+    ],
+    "other": [
+     "Envoyé à ",
+     "#",
+     " utilisateurs (ceux qui ont désactivé ce type d’e-mail sont ignorés)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Objet"
+ ],
+ "sendDraft.subjectHint": [
+  "Laissez vide pour l’objet du brouillon."
+ ],
+ "sendDraft.theseUsers": [
+  "Ces utilisateurs"
+ ],
+ "sendDraft.title": [
+  "Envoi"
+ ],
+ "sendDraft.userIds": [
+  "Identifiants des utilisateurs"
+ ],
+ "sendDraft.userIdsHint": [
+  "Séparés par des virgules ou des espaces."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " utilisateur reçoit cet e-mail."
+    ],
+    "other": [
+     "#",
+     " utilisateurs reçoivent cet e-mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nom du projet pour confirmer"
+ ],
+ "settings.dangerDescription": [
+  "Supprimer le projet supprime ses utilisateurs, équipes, clés et paramètres. C’est irréversible."
+ ],
+ "settings.dangerZone": [
+  "Zone de danger"
+ ],
+ "settings.deleteExplained": [
+  "Tout le contenu du projet est supprimé. Saisissez le nom du projet pour confirmer."
+ ],
+ "settings.deleteForever": [
+  "Supprimer définitivement"
+ ],
+ "settings.deleteProject": [
+  "Supprimer le projet"
+ ],
+ "settings.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "settings.description": [
+  "Descriptif"
+ ],
+ "settings.general": [
+  "Général"
+ ],
+ "settings.logoDarkFull": [
+  "Logo complet pour le mode sombre"
+ ],
+ "settings.logoDarkSquare": [
+  "Logo pour le mode sombre (carré)"
+ ],
+ "settings.logoFull": [
+  "Logo complet"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Aperçu : ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logo (carré)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nouvelle équipe propriétaire"
+ ],
+ "settings.projectId": [
+  "Identifiant du projet"
+ ],
+ "settings.projectName": [
+  "Nom du projet"
+ ],
+ "settings.save": [
+  "Enregistrer"
+ ],
+ "settings.saved": [
+  "Enregistré."
+ ],
+ "settings.saving": [
+  "Enregistrement…"
+ ],
+ "settings.teamNotIn": [
+  "une équipe dont vous ne faites pas partie"
+ ],
+ "settings.transfer": [
+  "Transférer"
+ ],
+ "settings.transferDescription": [
+  "Appartient à ",
+  [
+   "owner"
+  ],
+  ". Déplacez-le vers une autre de vos équipes."
+ ],
+ "settings.transferred": [
+  "Transféré."
+ ],
+ "settings.transferring": [
+  "Transfert…"
  ],
  "shell.allProjects": [
   "Tous les projets"
@@ -2060,5 +3676,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "Utilisateur"
+ ],
+ "webhookLog.actions": [
+  "Commandes"
+ ],
+ "webhookLog.allEndpoints": [
+  "Tous les points de terminaison"
+ ],
+ "webhookLog.attempts": [
+  "Tentatives"
+ ],
+ "webhookLog.deliveries": [
+  "Livraisons"
+ ],
+ "webhookLog.description": [
+  "Les 100 plus récents, les plus récents d’abord. Les tentatives échouées sont relancées après 5 s, 5 min, 30 min, 2 h, 5 h, puis toutes les 10 h (12 tentatives) ; un renvoi envoie le message à nouveau avec le même webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "désactivé"
+ ],
+ "webhookLog.event": [
+  "Événement"
+ ],
+ "webhookLog.lastAnswer": [
+  "Dernière réponse"
+ ],
+ "webhookLog.latency": [
+  "Latence"
+ ],
+ "webhookLog.messages": [
+  "Liste des messages"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Aucune livraison pour l’instant."
+ ],
+ "webhookLog.replay": [
+  "Renvoyer"
+ ],
+ "webhookLog.replayNamed": [
+  "Renvoyer ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Renvoi…"
+ ],
+ "webhookLog.response": [
+  "Réponse"
+ ],
+ "webhookLog.status": [
+  "Statut"
+ ],
+ "webhookPortal.copyToken": [
+  "Copier le jeton du portail"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copier l’URL de l’API des points de terminaison"
+ ],
+ "webhookPortal.create": [
+  "Créer un jeton de portail"
+ ],
+ "webhookPortal.createAnother": [
+  "Créer un autre jeton de portail"
+ ],
+ "webhookPortal.creating": [
+  "Création…"
+ ],
+ "webhookPortal.description": [
+  "Un jeton qui gère les points de terminaison webhook de ce projet (lister, ajouter, modifier, tester, journal de livraison) et rien d’autre, valable une heure : donnez-le à qui gère le côté récepteur plutôt qu’une clé d’administration."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API des points de terminaison"
+ ],
+ "webhookPortal.hide": [
+  "Masquer le jeton"
+ ],
+ "webhookPortal.howToSend": [
+  "Envoyez-le comme clé d’administration avec l’identifiant du projet :"
+ ],
+ "webhookPortal.oneHour": [
+  "une heure (jusqu’à environ ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "Les autres opérations d’administration le refusent."
+ ],
+ "webhookPortal.title": [
+  "Accès au portail"
+ ],
+ "webhookPortal.token": [
+  "Jeton du portail"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Jeton"
+ ],
+ "webhookPortal.validFor": [
+  "Valable"
+ ],
+ "webhooks.add": [
+  "Ajouter le point de terminaison"
+ ],
+ "webhooks.addDescription": [
+  "Chaque événement du projet (utilisateurs, équipes, adhésions, autorisations, e-mails, paiements) est envoyé au point de terminaison, signé selon Standard Webhooks avec son propre secret whsec_. Les adresses privées et de bouclage sont refusées sauf si le projet autorise localhost."
+ ],
+ "webhooks.addTitle": [
+  "Ajouter un point de terminaison"
+ ],
+ "webhooks.adding": [
+  "Ajout…"
+ ],
+ "webhooks.copiedIt": [
+  "Je l’ai copié"
+ ],
+ "webhooks.copySecretNow": [
+  "Copiez maintenant le secret de signature"
+ ],
+ "webhooks.createdAt": [
+  "créé le ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Supprimer"
+ ],
+ "webhooks.deleteConfirm": [
+  "Supprimer le point de terminaison"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " ne reçoit plus de messages ; ses livraisons en attente et son journal de livraison sont supprimés."
+ ],
+ "webhooks.deleteNamed": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Supprimer ce point de terminaison ?"
+ ],
+ "webhooks.deliveryLog": [
+  "Journal de livraison"
+ ],
+ "webhooks.description": [
+  "Descriptif"
+ ],
+ "webhooks.disabledFailing": [
+  "Désactivé : ses livraisons ont échoué pendant 5 jours. Réactivez-le dès que le destinataire fonctionne à nouveau."
+ ],
+ "webhooks.edit": [
+  "Modifier"
+ ],
+ "webhooks.editNamed": [
+  "Modifier ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Activé : ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL du point de terminaison"
+ ],
+ "webhooks.endpoints": [
+  "Points de terminaison"
+ ],
+ "webhooks.eventTypes": [
+  "Types d’événements"
+ ],
+ "webhooks.eventTypesHint": [
+  "Séparés par des virgules, p. ex. user.created, team.created ; vide : tous les événements."
+ ],
+ "webhooks.everyEventType": [
+  "tous les types d’événements"
+ ],
+ "webhooks.listLabel": [
+  "Points de terminaison des webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nouvelle description"
+ ],
+ "webhooks.newEventTypes": [
+  "Nouveaux types d’événements"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Séparés par des virgules ; vide : tous les événements."
+ ],
+ "webhooks.newUrl": [
+  "Nouvelle URL"
+ ],
+ "webhooks.noAnswer": [
+  "aucune réponse"
+ ],
+ "webhooks.none": [
+  "Aucun point de terminaison pour l’instant."
+ ],
+ "webhooks.previousSecretUntil": [
+  "l’ancien secret signe jusqu’au ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "Le nouveau secret signe immédiatement ; l’actuel continue de signer à côté pendant 24 heures, pour que le destinataire puisse basculer."
+ ],
+ "webhooks.rotateSecret": [
+  "Renouveler le secret"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Renouveler le secret de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Renouveler le secret de signature ?"
+ ],
+ "webhooks.save": [
+  "Enregistrer le point de terminaison"
+ ],
+ "webhooks.saving": [
+  "Enregistrement…"
+ ],
+ "webhooks.secretExplained": [
+  "Le destinataire à ",
+  [
+   "url"
+  ],
+  " vérifie chaque message avec lui (p. ex. ",
+  [
+   "example"
+  ],
+  " du paquet standardwebhooks). Il n’est plus affiché ici ; renouvelez-le pour en obtenir un nouveau."
+ ],
+ "webhooks.sendTest": [
+  "Envoyer un test"
+ ],
+ "webhooks.sendTestTo": [
+  "Envoyer un test à ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Envoi…"
+ ],
+ "webhooks.signingSecret": [
+  "Secret de signature"
+ ],
+ "webhooks.testAccepted": [
+  "Le message de test a été accepté."
+ ],
+ "webhooks.testFailed": [
+  "Le message de test a échoué : ",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "アシスタントが回答しました。"
+ ],
+ "aiChat.ask": [
+  "アシスタントに質問"
+ ],
+ "aiChat.assistant": [
+  "アシスタント"
+ ],
+ "aiChat.conversation": [
+  "会話"
+ ],
+ "aiChat.description": [
+  "このメールについて AI アシスタントに質問できます。アシスタントは会話とエディター内のソースを参照します。"
+ ],
+ "aiChat.loading": [
+  "会話を読み込み中…"
+ ],
+ "aiChat.newConversation": [
+  "新しい会話"
+ ],
+ "aiChat.none": [
+  "まだメッセージはありません。"
+ ],
+ "aiChat.send": [
+  "送信"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter（⌘+Enter）で送信します。"
+ ],
+ "aiChat.useCode": [
+  "コード ",
+  [
+   "n"
+  ],
+  " をエディターで使う"
+ ],
+ "aiChat.waiting": [
+  "回答を待っています…"
+ ],
+ "aiChat.you": [
+  "あなた"
+ ],
  "apiKeys.admin": [
   "超機密の管理キー"
  ],
@@ -109,6 +152,84 @@ export const messages: Messages = {
    "count"
   ],
   "年"
+ ],
+ "auditLog.action": [
+  "アクション"
+ ],
+ "auditLog.actor": [
+  "実行者"
+ ],
+ "auditLog.actorAdmin": [
+  "管理者"
+ ],
+ "auditLog.actorAnonymous": [
+  "匿名"
+ ],
+ "auditLog.actorId": [
+  "実行者 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM ディレクトリ"
+ ],
+ "auditLog.actorServer": [
+  "サーバー"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 設定リンク"
+ ],
+ "auditLog.actorSystem": [
+  "システム"
+ ],
+ "auditLog.actorUser": [
+  "ユーザー"
+ ],
+ "auditLog.description": [
+  "セキュリティと管理のイベント（新しい順）。各イベントは記録する変更と同じトランザクションで書き込まれます。"
+ ],
+ "auditLog.details": [
+  "詳細"
+ ],
+ "auditLog.entries": [
+  "エントリ"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " でエクスポート"
+ ],
+ "auditLog.filter": [
+  "絞り込む"
+ ],
+ "auditLog.filters": [
+  "監査ログのフィルター"
+ ],
+ "auditLog.ipAddress": [
+  "IP アドレス"
+ ],
+ "auditLog.none": [
+  "まだエントリはありません。"
+ ],
+ "auditLog.noneMatch": [
+  "一致するエントリはありません。"
+ ],
+ "auditLog.pagerLabel": [
+  "監査ログのページ"
+ ],
+ "auditLog.tableLabel": [
+  "監査ログのエントリ"
+ ],
+ "auditLog.target": [
+  "対象"
+ ],
+ "auditLog.targetId": [
+  "対象 ID"
+ ],
+ "auditLog.teamId": [
+  "チーム ID"
+ ],
+ "auditLog.time": [
+  "日時"
  ],
  "auth.addProvider": [
   "プロバイダーを追加"
@@ -447,6 +568,199 @@ export const messages: Messages = {
  "common.working": [
   "処理中…"
  ],
+ "config.discard": [
+  "変更を破棄"
+ ],
+ "config.effective": [
+  "有効な設定"
+ ],
+ "config.effectiveDescription": [
+  "既定値に上書きを適用したもの：各設定、その値、由来。"
+ ],
+ "config.effectiveWhat": [
+  "有効な設定"
+ ],
+ "config.filter": [
+  "設定を絞り込む"
+ ],
+ "config.from": [
+  "由来"
+ ],
+ "config.fromDefault": [
+  "既定値"
+ ],
+ "config.fromOverride": [
+  "上書き"
+ ],
+ "config.level": [
+  "レベル"
+ ],
+ "config.levelBranch": [
+  "ブランチ"
+ ],
+ "config.levelEnvironment": [
+  "環境"
+ ],
+ "config.levelProject": [
+  "プロジェクト"
+ ],
+ "config.noMatch": [
+  "「",
+  [
+   "filter"
+  ],
+  "」に一致する設定はありません。"
+ ],
+ "config.otherKeys": [
+  "その他のキー"
+ ],
+ "config.otherKeysHint": [
+  "ドット区切りのパスをカンマまたはスペースで区切って（auth.oauth.providers.github）。"
+ ],
+ "config.override": [
+  "上書き"
+ ],
+ "config.overrideBranch": [
+  "上書き（ブランチレベル）"
+ ],
+ "config.overrideDescription": [
+  "プロジェクトが既定値の上に設定する内容（JSON、ドット区切りのキー可）。Gatehouse はプロジェクトごとに 1 つの上書きを持ち、プロジェクト・ブランチ・環境の各レベルはすべて同じものを表示・編集します。"
+ ],
+ "config.overrideEnvironment": [
+  "上書き（環境レベル）"
+ ],
+ "config.overrideProject": [
+  "上書き（プロジェクトレベル）"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 個のキーをリセット"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 個のキーをリセットしました。"
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "選んだパス（とその下）の設定が既定値に戻ります。"
+ ],
+ "config.resetKeys": [
+  "キーをリセット"
+ ],
+ "config.resetOnlyBelow": [
+  "キーをリセットできるのはブランチと環境のレベルだけです。"
+ ],
+ "config.resetting": [
+  "リセット中…"
+ ],
+ "config.saveOverride": [
+  "上書きを保存"
+ ],
+ "config.saved": [
+  "上書きを保存しました。"
+ ],
+ "config.secretHidden": [
+  "••••••（上書きを参照）"
+ ],
+ "config.setsNothing": [
+  "上書きは何も設定していません。"
+ ],
+ "config.setting": [
+  "設定"
+ ],
+ "config.source": [
+  "ソース"
+ ],
+ "config.sourceDescription": [
+  "上書きの出どころ。リンク中にここで行った編集は次のプッシュで上書きされます。"
+ ],
+ "config.sourceGithub": [
+  "GitHub からプッシュ：",
+  [
+   "repo"
+  ],
+  "、ブランチ ",
+  [
+   "branch"
+  ],
+  "、コミット ",
+  [
+   "commit"
+  ],
+  "、ファイル ",
+  [
+   "file"
+  ],
+  "。"
+ ],
+ "config.sourceGithubWorkflow": [
+  "GitHub からプッシュ：",
+  [
+   "repo"
+  ],
+  "、ブランチ ",
+  [
+   "branch"
+  ],
+  "、コミット ",
+  [
+   "commit"
+  ],
+  "、ファイル ",
+  [
+   "file"
+  ],
+  "、ワークフロー ",
+  [
+   "workflow"
+  ],
+  "。"
+ ],
+ "config.sourceUnknown": [
+  "出どころを示さなかったツールからプッシュされました。"
+ ],
+ "config.sourceUnlinked": [
+  "未リンク：上書きはここか API で編集します。"
+ ],
+ "config.sourceWhat": [
+  "設定のソース"
+ ],
+ "config.unlink": [
+  "リンクを解除"
+ ],
+ "config.unlinkExplained": [
+  "上書きはそのまま残り、ダッシュボードは出どころを表示しなくなります。"
+ ],
+ "config.unlinkTitle": [
+  "設定をソースからリンク解除しますか？"
+ ],
+ "config.value": [
+  "値"
+ ],
+ "config.whatBranch": [
+  "ブランチの上書き"
+ ],
+ "config.whatEnvironment": [
+  "環境の上書き"
+ ],
+ "config.whatProject": [
+  "プロジェクトの上書き"
+ ],
  "connect.copyCode": [
   [
    "title"
@@ -526,6 +840,84 @@ export const messages: Messages = {
  "copy.refused": [
   "ブラウザーがコピーを許可しませんでした。選択して手動でコピーしてください。"
  ],
+ "dataVault.add": [
+  "ストアを追加"
+ ],
+ "dataVault.addDescription": [
+  "ストアはキーごとに値を保持し、二重に暗号化します。サーバーを離れる前にサーバー SDK があなたのシークレットで（PBKDF2 + AES-GCM）、さらに保存時にプラットフォームのシークレットから導出した鍵で暗号化します。"
+ ],
+ "dataVault.addTitle": [
+  "ストアを追加"
+ ],
+ "dataVault.displayName": [
+  "表示名"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  " の表示名"
+ ],
+ "dataVault.idExists": [
+  "ID ",
+  [
+   "id"
+  ],
+  " のストアはすでに存在します。"
+ ],
+ "dataVault.idHint": [
+  "英字、数字、- と _。SDK はこれでストアを指定します。"
+ ],
+ "dataVault.idInvalid": [
+  "1～63 文字の英字、数字、- または _ を使ってください。"
+ ],
+ "dataVault.none": [
+  "まだストアはありません。"
+ ],
+ "dataVault.remove": [
+  "削除"
+ ],
+ "dataVault.removeConfirm": [
+  "ストアを削除"
+ ],
+ "dataVault.removeExplained": [
+  "再び追加されるまで、",
+  [
+   "id"
+  ],
+  " の読み書きはストアが存在しないと応答します。暗号化された値はデータベースに残り、追加し直すと戻ります。"
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " を削除"
+ ],
+ "dataVault.removeTitle": [
+  "ストア ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "dataVault.rename": [
+  "名前を変更"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " の名前を変更"
+ ],
+ "dataVault.storeId": [
+  "ストア ID"
+ ],
+ "dataVault.stores": [
+  "ストア"
+ ],
+ "dataVault.useTitle": [
+  "ストアを使う"
+ ],
  "domains.add": [
   "ドメインを追加"
  ],
@@ -579,6 +971,351 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "本番モードをオンにする"
+ ],
+ "emailDelete.delete": [
+  "削除"
+ ],
+ "emailDelete.deleteDraft": [
+  "下書きを削除"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "下書き ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "emailDelete.deleteTemplate": [
+  "テンプレートを削除"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "テンプレート ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.deleteTheme": [
+  "テーマを削除"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "テーマ ",
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " は完全に削除されます。これから送信済みのメールは送信済み一覧に残ります。"
+ ],
+ "emailDelete.reset": [
+  "リセット"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " をリセット"
+ ],
+ "emailDelete.resetTemplate": [
+  "テンプレートをリセット"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  " を組み込みテンプレートにリセットしますか？"
+ ],
+ "emailDelete.resetTheme": [
+  "テーマをリセット"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  " を組み込みテーマにリセットしますか？"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " はプロジェクトのメールのテーマです。代わりに Default Light が使われます。このテーマを指定していたテンプレートと下書きはプロジェクトのテーマを使います。"
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " は削除されます。今後 ID での送信は失敗します。"
+ ],
+ "emailDelete.templateResetConsequence": [
+  [
+   "name"
+  ],
+  " への変更は破棄され、プラットフォームは再び組み込み版を送信します。"
+ ],
+ "emailDelete.themeConsequence": [
+  [
+   "name"
+  ],
+  " を指定していたテンプレートと下書きはプロジェクトのテーマを使います。"
+ ],
+ "emailDelete.themeResetConsequence": [
+  [
+   "name"
+  ],
+  " への変更は破棄され、組み込みのソースが再び使われます。"
+ ],
+ "emailEditor.allEmails": [
+  "すべてのメール"
+ ],
+ "emailEditor.backToEmails": [
+  "メールに戻る"
+ ],
+ "emailEditor.draftTitle": [
+  "下書き：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "テキストを編集するにはソースを修正してください。"
+ ],
+ "emailEditor.goToLine": [
+  [
+   "line"
+  ],
+  " 行目へ移動"
+ ],
+ "emailEditor.lineNumber": [
+  "（",
+  [
+   "line"
+  ],
+  " 行目）"
+ ],
+ "emailEditor.name": [
+  "名前"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "該当するテンプレートはありません"
+ ],
+ "emailEditor.noText": [
+  "このソースには静的なテキストがありません。"
+ ],
+ "emailEditor.noTheme": [
+  "テーマなし"
+ ],
+ "emailEditor.noVariables": [
+  "このテンプレートは変数を読みません。"
+ ],
+ "emailEditor.position": [
+  [
+   "line"
+  ],
+  " 行 ",
+  [
+   "column"
+  ],
+  " 列："
+ ],
+ "emailEditor.preview": [
+  "プレビュー"
+ ],
+ "emailEditor.previewFrame": [
+  "メールのプレビュー"
+ ],
+ "emailEditor.projectTheme": [
+  "プロジェクトのテーマ"
+ ],
+ "emailEditor.readingTexts": [
+  "テキストを読み込み中…"
+ ],
+ "emailEditor.rendering": [
+  "レンダリング中…"
+ ],
+ "emailEditor.source": [
+  "ソース（TSX）"
+ ],
+ "emailEditor.subject": [
+  "件名：",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "テンプレート：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "テキスト ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "テキスト"
+ ],
+ "emailEditor.theme": [
+  "テーマ"
+ ],
+ "emailEditor.themeTitle": [
+  "テーマ：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "変数"
+ ],
+ "emailEditor.variablesExplained": [
+  "プレビューではテンプレートの ",
+  [
+   "preview"
+  ],
+  " を使います。メールには送信時の変数に加えて ",
+  [
+   "user"
+  ],
+  " と ",
+  [
+   "project"
+  ],
+  " が渡されます。"
+ ],
+ "emailServer.description": [
+  "共有サーバーはプラットフォーム自身のメールを組み込みの見た目で送信します。テンプレートの編集やメール送信には独自の SMTP サーバーが必要です。"
+ ],
+ "emailServer.host": [
+  "SMTP ホスト"
+ ],
+ "emailServer.noReason": [
+  "理由の記載なし"
+ ],
+ "emailServer.own": [
+  "独自の SMTP サーバー"
+ ],
+ "emailServer.password": [
+  "SMTP パスワード"
+ ],
+ "emailServer.port": [
+  "SMTP ポート"
+ ],
+ "emailServer.save": [
+  "メールサーバーを保存"
+ ],
+ "emailServer.saved": [
+  "メールサーバーを保存しました。"
+ ],
+ "emailServer.sendTest": [
+  "テストメールを送信"
+ ],
+ "emailServer.senderEmail": [
+  "送信者のメールアドレス"
+ ],
+ "emailServer.senderName": [
+  "送信者名"
+ ],
+ "emailServer.server": [
+  "サーバー"
+ ],
+ "emailServer.shared": [
+  "共有サーバー"
+ ],
+ "emailServer.testForm": [
+  "テストメールを送信"
+ ],
+ "emailServer.testRecipient": [
+  "テストメールの宛先"
+ ],
+ "emailServer.testRefused": [
+  "サーバーが拒否しました：",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "サーバーは ",
+  [
+   "recipient"
+  ],
+  " 宛てのテストメールを受け付けました。"
+ ],
+ "emailServer.title": [
+  "メールサーバー"
+ ],
+ "emailServer.username": [
+  "SMTP ユーザー名"
+ ],
+ "emails.createDraft": [
+  "下書きを作成"
+ ],
+ "emails.createTemplate": [
+  "テンプレートを作成"
+ ],
+ "emails.createTheme": [
+  "テーマを作成"
+ ],
+ "emails.creating": [
+  "作成中…"
+ ],
+ "emails.drafts": [
+  "下書き"
+ ],
+ "emails.draftsDescription": [
+  "一度書いて一部またはすべてのユーザーに送るメール。"
+ ],
+ "emails.newDraftName": [
+  "新しい下書きの名前"
+ ],
+ "emails.newTemplateName": [
+  "新しいテンプレートの名前"
+ ],
+ "emails.newThemeName": [
+  "新しいテーマの名前"
+ ],
+ "emails.noDrafts": [
+  "まだ下書きはありません。"
+ ],
+ "emails.notSent": [
+  "未送信"
+ ],
+ "emails.outboxLink": [
+  "送信済みメールと送信トレイ"
+ ],
+ "emails.projectTheme": [
+  "プロジェクトのメールのテーマ"
+ ],
+ "emails.selected": [
+  "選択中"
+ ],
+ "emails.sentAt": [
+  [
+   "date"
+  ],
+  " に送信"
+ ],
+ "emails.templates": [
+  "テンプレート"
+ ],
+ "emails.templatesDescription": [
+  "プラットフォーム自身のメールは種類ごとのテンプレートを使います。編集は次に送るメールから反映されます。"
+ ],
+ "emails.themes": [
+  "テーマ"
+ ],
+ "emails.themesDescription": [
+  "テーマはすべてのメールの本文を包みます（ヘッダー、フッター、配信停止リンク）。"
  ],
  "error.generic": [
   "問題が発生しました。もう一度お試しください。"
@@ -965,6 +1702,162 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "OAuth アカウント"
  ],
+ "oauthApps.allowDynamic": [
+  "動的クライアント登録を許可する（アプリと MCP クライアントが自分で登録）"
+ ],
+ "oauthApps.applications": [
+  "アプリケーション"
+ ],
+ "oauthApps.clientId": [
+  "クライアント ID"
+ ],
+ "oauthApps.clientSecret": [
+  "クライアントシークレット"
+ ],
+ "oauthApps.confidential": [
+  "コンフィデンシャル"
+ ],
+ "oauthApps.copyClientId": [
+  "クライアント ID をコピー"
+ ],
+ "oauthApps.copyClientSecret": [
+  "クライアントシークレットをコピー"
+ ],
+ "oauthApps.copySecretNow": [
+  "クライアントシークレットを今すぐコピーしてください。表示されるのはこの一度だけです。"
+ ],
+ "oauthApps.createdAt": [
+  [
+   "date"
+  ],
+  " に作成"
+ ],
+ "oauthApps.customClaims": [
+  "カスタムクレーム：",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "削除"
+ ],
+ "oauthApps.deleteConfirm": [
+  "アプリケーションを削除"
+ ],
+ "oauthApps.deleteExplained": [
+  "今後このクライアント ID は拒否され、保持しているトークンはすべて直ちに無効になります。"
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "oauthApps.done": [
+  "完了"
+ ],
+ "oauthApps.edit": [
+  "編集"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "クライアントクレデンシャル"
+ ],
+ "oauthApps.grantRefresh": [
+  "更新"
+ ],
+ "oauthApps.grantSignIn": [
+  "サインイン"
+ ],
+ "oauthApps.intro": [
+  "このプロジェクトでユーザーをサインインさせるアプリ（「… でサインイン」）と、クライアントクレデンシャルでトークンを取得するマシン。"
+ ],
+ "oauthApps.issuer": [
+  "発行者（ディスカバリー、JWKS、エンドポイントはこの下）："
+ ],
+ "oauthApps.logoUrl": [
+  "ロゴの URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "マシン間（クライアントクレデンシャル）"
+ ],
+ "oauthApps.name": [
+  "名前"
+ ],
+ "oauthApps.newApplication": [
+  "新しいアプリケーション"
+ ],
+ "oauthApps.none": [
+  "まだアプリケーションはありません。"
+ ],
+ "oauthApps.provider": [
+  "プロバイダー"
+ ],
+ "oauthApps.public": [
+  "パブリック"
+ ],
+ "oauthApps.redirectUris": [
+  "リダイレクト URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "1 行に 1 つ、完全一致で比較（ワイルドカード不可）。"
+ ],
+ "oauthApps.register": [
+  "アプリケーションを登録"
+ ],
+ "oauthApps.registerTitle": [
+  "アプリケーションを登録"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " を登録しました"
+ ],
+ "oauthApps.registeredItself": [
+  "自己登録"
+ ],
+ "oauthApps.registering": [
+  "登録中…"
+ ],
+ "oauthApps.save": [
+  "保存"
+ ],
+ "oauthApps.scopes": [
+  "許可するスコープ"
+ ],
+ "oauthApps.scopesHint": [
+  "スペース区切り：openid、email、profile、offline_access と、あなたの API 独自のもの。"
+ ],
+ "oauthApps.type": [
+  "種類"
+ ],
+ "oauthApps.typeConfidential": [
+  "コンフィデンシャル（シークレットを保持するサーバー）"
+ ],
+ "oauthApps.typePublic": [
+  "パブリック（シングルページまたはネイティブアプリ、PKCE のみ）"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 理由：",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   "既存ユーザー ",
   [
@@ -1006,6 +1899,157 @@ export const messages: Messages = {
  ],
  "onboarding.requireVerification": [
   "メール確認を必須にする(確認済みのメインメールがないユーザーは制限されます)"
+ ],
+ "outbox.anyStatus": [
+  "すべてのステータス"
+ ],
+ "outbox.cancelEmail": [
+  "メールを取り消す"
+ ],
+ "outbox.changeEmail": [
+  "メールを変更"
+ ],
+ "outbox.content": [
+  "内容"
+ ],
+ "outbox.delivery": [
+  "配信"
+ ],
+ "outbox.deliveryDescription": [
+  "このプロジェクトが送信したメール。バウンスや迷惑メール報告は SMTP サーバーからは受け取りません。"
+ ],
+ "outbox.due": [
+  "予定"
+ ],
+ "outbox.dueOrSent": [
+  "予定または送信"
+ ],
+ "outbox.emailContent": [
+  "メールの内容"
+ ],
+ "outbox.empty": [
+  "送信トレイは空です。"
+ ],
+ "outbox.error": [
+  "エラー"
+ ],
+ "outbox.kind": [
+  "種類"
+ ],
+ "outbox.last30Days": [
+  "過去 30 日"
+ ],
+ "outbox.lastDay": [
+  "過去 1 日"
+ ],
+ "outbox.lastError": [
+  "最後のエラー：",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "過去 1 時間"
+ ],
+ "outbox.lastWeek": [
+  "過去 1 週間"
+ ],
+ "outbox.noContent": [
+  "内容はありません。"
+ ],
+ "outbox.noSubject": [
+  "（件名なし）"
+ ],
+ "outbox.noneSent": [
+  "まだメールは送信されていません。"
+ ],
+ "outbox.noneWithStatus": [
+  "ステータスが「",
+  [
+   "status"
+  ],
+  "」のメールはありません。"
+ ],
+ "outbox.notEditable": [
+  "送信中または送信済みのメールは変更できません。"
+ ],
+ "outbox.notRendered": [
+  "まだレンダリングされていません。ここで HTML を書かない限り、送信時にテンプレートからレンダリングされます。"
+ ],
+ "outbox.note": [
+  "メモ"
+ ],
+ "outbox.outbox": [
+  "送信トレイ"
+ ],
+ "outbox.outboxDescription": [
+  "プロジェクトのすべてのメール（新しい順）：待機中、送信中、送信済み、失敗、またはスキップ（理由付き）。"
+ ],
+ "outbox.pagerLabel": [
+  "送信トレイのページ"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  " 件/秒"
+ ],
+ "outbox.plainText": [
+  "プレーンテキスト（任意）"
+ ],
+ "outbox.rate": [
+  "送信レート（直近 1 分）"
+ ],
+ "outbox.saveChanges": [
+  "変更を保存"
+ ],
+ "outbox.sendNow": [
+  "今すぐ送信"
+ ],
+ "outbox.sent": [
+  "送信済み"
+ ],
+ "outbox.sentAt": [
+  "送信日時"
+ ],
+ "outbox.sentDescription": [
+  "送信または試行した最新 100 件のメール（新しい順）。未送信のメールには最後のエラーが表示されます。"
+ ],
+ "outbox.sentEmails": [
+  "送信済みメール"
+ ],
+ "outbox.sentTerm": [
+  "送信"
+ ],
+ "outbox.skipped": [
+  "スキップ：",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "ステータス"
+ ],
+ "outbox.statusFailed": [
+  "失敗"
+ ],
+ "outbox.statusQueued": [
+  "待機中"
+ ],
+ "outbox.statusSending": [
+  "送信中"
+ ],
+ "outbox.statusSent": [
+  "送信済み"
+ ],
+ "outbox.statusSkipped": [
+  "スキップ"
+ ],
+ "outbox.subject": [
+  "件名"
+ ],
+ "outbox.to": [
+  "宛先"
  ],
  "overview.activeUsers": [
   "アクティブユーザー"
@@ -1063,6 +2107,382 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "登録方法別のユーザー"
+ ],
+ "pager.first": [
+  "最初のページ"
+ ],
+ "pager.next": [
+  "次のページ"
+ ],
+ "pager.previous": [
+  "前のページ"
+ ],
+ "payments.addAProduct": [
+  "商品を追加"
+ ],
+ "payments.addAProductLine": [
+  "商品ラインを追加"
+ ],
+ "payments.addAnItem": [
+  "アイテムを追加"
+ ],
+ "payments.addItem": [
+  "アイテムを追加"
+ ],
+ "payments.addLine": [
+  "商品ラインを追加"
+ ],
+ "payments.addProduct": [
+  "商品を追加"
+ ],
+ "payments.amount": [
+  "金額"
+ ],
+ "payments.any": [
+  "すべて"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "（現状どおり）"
+ ],
+ "payments.billing": [
+  "請求"
+ ],
+ "payments.billingMonth": [
+  "毎月"
+ ],
+ "payments.billingWeek": [
+  "毎週"
+ ],
+ "payments.billingYear": [
+  "毎年"
+ ],
+ "payments.blockNewPurchases": [
+  "新規購入をブロック"
+ ],
+ "payments.cancelEditing": [
+  "編集をやめる"
+ ],
+ "payments.chargesEnabled": [
+  "支払いの受け付け"
+ ],
+ "payments.continueOnStripe": [
+  "Stripe で続ける"
+ ],
+ "payments.continueOnboarding": [
+  "オンボーディングを続ける"
+ ],
+ "payments.currency": [
+  "通貨"
+ ],
+ "payments.customer": [
+  "顧客"
+ ],
+ "payments.customerDescription": [
+  "ユーザーまたはチームの ID（そのページから）、またはカスタム顧客の独自 ID。"
+ ],
+ "payments.customerId": [
+  "顧客 ID"
+ ],
+ "payments.customerType": [
+  "顧客の種類"
+ ],
+ "payments.customerTypeCustom": [
+  "カスタム"
+ ],
+ "payments.customerTypeOf": [
+  "顧客のタイプ"
+ ],
+ "payments.customerTypeTeam": [
+  "チーム"
+ ],
+ "payments.customerTypeUser": [
+  "ユーザー"
+ ],
+ "payments.delete": [
+  "削除"
+ ],
+ "payments.deleteExplained": [
+  "所有している顧客は購入済みのものを保持します。今後は購入・付与・同梱できなくなります。"
+ ],
+ "payments.deleteItem": [
+  "アイテムを削除"
+ ],
+ "payments.deleteItemNamed": [
+  "アイテム ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteItemTitle": [
+  "アイテム ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.deleteLine": [
+  "商品ラインを削除"
+ ],
+ "payments.deleteLineNamed": [
+  "商品ライン ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteLineTitle": [
+  "商品ライン ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.deleteProduct": [
+  "商品を削除"
+ ],
+ "payments.deleteProductNamed": [
+  "商品 ",
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "payments.deleteProductTitle": [
+  "商品 ",
+  [
+   "id"
+  ],
+  " を削除しますか？"
+ ],
+ "payments.detailsSubmitted": [
+  "情報の提出"
+ ],
+ "payments.edit": [
+  "編集"
+ ],
+ "payments.editItemNamed": [
+  "アイテム ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.editLineNamed": [
+  "商品ライン ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.editProductNamed": [
+  "商品 ",
+  [
+   "name"
+  ],
+  " を編集"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 日ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " か月ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 週間ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 年ごと"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "フォームにはこの商品の価格 1 つと最初の同梱アイテムが表示されます。ほかの価格とアイテムはそのままです。"
+ ],
+ "payments.free": [
+  "無料、既定で付与"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "既定で付与"
+ ],
+ "payments.includedItem": [
+  "同梱アイテム"
+ ],
+ "payments.includes": [
+  [
+   "item"
+  ],
+  " を ",
+  [
+   "quantity"
+  ],
+  " 含む"
+ ],
+ "payments.itemName": [
+  "アイテム名"
+ ],
+ "payments.items": [
+  "アイテム"
+ ],
+ "payments.itemsDescription": [
+  "顧客が数量として持つもの（クレジット、シート）。商品に同梱されます。"
+ ],
+ "payments.lineBadge": [
+  "ライン ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "ラインの顧客の種類"
+ ],
+ "payments.lineName": [
+  "ライン名"
+ ],
+ "payments.mode": [
+  "モード"
+ ],
+ "payments.modeDescription": [
+  "テストモードでは購入はプラットフォームのテスト決済を通ります（カードには請求されません）。新規購入をブロックしても顧客が所有しているものは残ります。"
+ ],
+ "payments.no": [
+  "いいえ"
+ ],
+ "payments.noItems": [
+  "まだアイテムはありません。"
+ ],
+ "payments.noProductLines": [
+  "まだ商品ラインはありません。"
+ ],
+ "payments.noProducts": [
+  "まだ商品はありません。"
+ ],
+ "payments.none": [
+  "なし"
+ ],
+ "payments.onboardingReady": [
+  "オンボーディングリンクの準備ができました："
+ ],
+ "payments.once": [
+  "1 回のみ"
+ ],
+ "payments.oneTime": [
+  "1 回のみ"
+ ],
+ "payments.payoutsEnabled": [
+  "入金の有効化"
+ ],
+ "payments.price": [
+  "価格"
+ ],
+ "payments.priceId": [
+  "価格 ID"
+ ],
+ "payments.priceToEdit": [
+  "編集する価格"
+ ],
+ "payments.productCustomerType": [
+  "商品の顧客の種類"
+ ],
+ "payments.productLine": [
+  "商品ライン"
+ ],
+ "payments.productLines": [
+  "商品ライン"
+ ],
+ "payments.productLinesDescription": [
+  "顧客はラインごとに最大 1 つの商品を所有します（プラン：Free、Pro、Max）。別の商品を買うと切り替わります。"
+ ],
+ "payments.productName": [
+  "商品名"
+ ],
+ "payments.products": [
+  "商品"
+ ],
+ "payments.productsDescription": [
+  "顧客が購入または付与されるもの：通貨と期間ごとの価格、同梱アイテム。"
+ ],
+ "payments.quantityIncluded": [
+  "同梱数"
+ ],
+ "payments.refreshStatus": [
+  "状態を更新"
+ ],
+ "payments.saveItem": [
+  "アイテムを保存"
+ ],
+ "payments.saveLine": [
+  "商品ラインを保存"
+ ],
+ "payments.saveProduct": [
+  "商品を保存"
+ ],
+ "payments.setUpStripe": [
+  "Stripe を設定"
+ ],
+ "payments.showCustomer": [
+  "顧客を表示"
+ ],
+ "payments.stackable": [
+  "重ねて購入可（複数回購入）"
+ ],
+ "payments.stripeAccount": [
+  "アカウント"
+ ],
+ "payments.stripeDescription": [
+  "テストモード以外では、顧客はプロジェクト独自の Stripe アカウントで支払います。ここで Stripe のオンボーディングにより接続します。"
+ ],
+ "payments.stripeNotConnected": [
+  "未接続：このプロジェクトにはまだ Stripe アカウントが接続されていません。"
+ ],
+ "payments.testMode": [
+  "テストモード"
+ ],
+ "payments.transactions": [
+  "取引"
+ ],
+ "payments.yes": [
+  "はい"
  ],
  "permissions.actions": [
   "操作"
@@ -1171,6 +2591,164 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "プロジェクト"
+ ],
+ "sendDraft.allUsers": [
+  "すべてのユーザー"
+ ],
+ "sendDraft.confirmTitle": [
+  "この下書きを送信しますか？"
+ ],
+ "sendDraft.everyUserGets": [
+  "プロジェクトのすべてのユーザーにこのメールが届きます。"
+ ],
+ "sendDraft.lastSent": [
+  "最終送信：",
+  [
+   "date"
+  ],
+  "。送信前に変更を保存してください。"
+ ],
+ "sendDraft.recipients": [
+  "宛先"
+ ],
+ "sendDraft.saveFirst": [
+  "送信前に変更を保存してください。"
+ ],
+ "sendDraft.send": [
+  "送信"
+ ],
+ "sendDraft.sendEllipsis": [
+  "送信…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 人のユーザーに送信しました（この種類のメールをオフにしたユーザーは除外されます）。"
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "件名"
+ ],
+ "sendDraft.subjectHint": [
+  "空欄なら下書き自身の件名を使います。"
+ ],
+ "sendDraft.theseUsers": [
+  "次のユーザー"
+ ],
+ "sendDraft.title": [
+  "送信"
+ ],
+ "sendDraft.userIds": [
+  "ユーザー ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "カンマまたはスペースで区切ります。"
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 人のユーザーにこのメールが届きます。"
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "確認のためのプロジェクト名"
+ ],
+ "settings.dangerDescription": [
+  "プロジェクトを削除すると、ユーザー、チーム、キー、設定も削除されます。元に戻せません。"
+ ],
+ "settings.dangerZone": [
+  "危険な操作"
+ ],
+ "settings.deleteExplained": [
+  "プロジェクト内のすべてが削除されます。確認のためプロジェクト名を入力してください。"
+ ],
+ "settings.deleteForever": [
+  "完全に削除"
+ ],
+ "settings.deleteProject": [
+  "プロジェクトを削除"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "settings.description": [
+  "説明"
+ ],
+ "settings.general": [
+  "全般"
+ ],
+ "settings.logoDarkFull": [
+  "ダークモード用のフルロゴ"
+ ],
+ "settings.logoDarkSquare": [
+  "ダークモード用のロゴ（正方形）"
+ ],
+ "settings.logoFull": [
+  "フルロゴ"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… または data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " のプレビュー"
+ ],
+ "settings.logoSquare": [
+  "ロゴ（正方形）"
+ ],
+ "settings.newOwnerTeam": [
+  "新しい所有チーム"
+ ],
+ "settings.projectId": [
+  "プロジェクト ID"
+ ],
+ "settings.projectName": [
+  "プロジェクト名"
+ ],
+ "settings.save": [
+  "保存"
+ ],
+ "settings.saved": [
+  "保存しました。"
+ ],
+ "settings.saving": [
+  "保存中…"
+ ],
+ "settings.teamNotIn": [
+  "あなたが所属していないチーム"
+ ],
+ "settings.transfer": [
+  "移管"
+ ],
+ "settings.transferDescription": [
+  "所有者：",
+  [
+   "owner"
+  ],
+  "。あなたの別のチームに移せます。"
+ ],
+ "settings.transferred": [
+  "移管しました。"
+ ],
+ "settings.transferring": [
+  "移管中…"
  ],
  "shell.allProjects": [
   "すべてのプロジェクト"
@@ -2012,5 +3590,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "ユーザー"
+ ],
+ "webhookLog.actions": [
+  "操作"
+ ],
+ "webhookLog.allEndpoints": [
+  "すべてのエンドポイント"
+ ],
+ "webhookLog.attempts": [
+  "試行回数"
+ ],
+ "webhookLog.deliveries": [
+  "配信"
+ ],
+ "webhookLog.description": [
+  "新しい順に最新 100 件。失敗した試行は 5 秒、5 分、30 分、2 時間、5 時間後、その後 10 時間ごとに再試行されます（12 回）。再送すると同じ webhook-id でメッセージが再送信されます。"
+ ],
+ "webhookLog.disabled": [
+  "無効"
+ ],
+ "webhookLog.event": [
+  "イベント"
+ ],
+ "webhookLog.lastAnswer": [
+  "最後の応答"
+ ],
+ "webhookLog.latency": [
+  "レイテンシ"
+ ],
+ "webhookLog.messages": [
+  "メッセージ"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ミリ秒"
+ ],
+ "webhookLog.none": [
+  "まだ配信はありません。"
+ ],
+ "webhookLog.replay": [
+  "再送"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " を再送"
+ ],
+ "webhookLog.replaying": [
+  "再送中…"
+ ],
+ "webhookLog.response": [
+  "レスポンス"
+ ],
+ "webhookLog.status": [
+  "ステータス"
+ ],
+ "webhookPortal.copyToken": [
+  "ポータルトークンをコピー"
+ ],
+ "webhookPortal.copyUrl": [
+  "エンドポイント API の URL をコピー"
+ ],
+ "webhookPortal.create": [
+  "ポータルトークンを作成"
+ ],
+ "webhookPortal.createAnother": [
+  "別のポータルトークンを作成"
+ ],
+ "webhookPortal.creating": [
+  "作成中…"
+ ],
+ "webhookPortal.description": [
+  "このプロジェクトの Webhook エンドポイントの管理（一覧、追加、編集、テスト、配信ログ）だけに使える 1 時間有効のトークン。管理者キーの代わりに受信側の担当者に渡してください。"
+ ],
+ "webhookPortal.endpointsApi": [
+  "エンドポイント API"
+ ],
+ "webhookPortal.hide": [
+  "トークンを隠す"
+ ],
+ "webhookPortal.howToSend": [
+  "プロジェクト ID とともに管理者キーとして送信します："
+ ],
+ "webhookPortal.oneHour": [
+  "1 時間（",
+  [
+   "time"
+  ],
+  " 頃まで）"
+ ],
+ "webhookPortal.othersRefuse": [
+  "ほかの管理操作では拒否されます。"
+ ],
+ "webhookPortal.title": [
+  "ポータルアクセス"
+ ],
+ "webhookPortal.token": [
+  "ポータルトークン"
+ ],
+ "webhookPortal.tokenTerm": [
+  "トークン"
+ ],
+ "webhookPortal.validFor": [
+  "有効期間"
+ ],
+ "webhooks.add": [
+  "エンドポイントを追加"
+ ],
+ "webhooks.addDescription": [
+  "プロジェクトのすべてのイベント（ユーザー、チーム、メンバーシップ、権限、メール、支払い）が、専用の whsec_ シークレットで Standard Webhooks に従って署名され、エンドポイントに送信されます。プロジェクトが localhost を許可していない限り、プライベートアドレスとループバックアドレスは拒否されます。"
+ ],
+ "webhooks.addTitle": [
+  "エンドポイントを追加"
+ ],
+ "webhooks.adding": [
+  "追加中…"
+ ],
+ "webhooks.copiedIt": [
+  "コピーしました"
+ ],
+ "webhooks.copySecretNow": [
+  "署名シークレットを今すぐコピーしてください"
+ ],
+ "webhooks.createdAt": [
+  [
+   "date"
+  ],
+  " に作成"
+ ],
+ "webhooks.delete": [
+  "削除"
+ ],
+ "webhooks.deleteConfirm": [
+  "エンドポイントを削除"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " にはメッセージが送信されなくなり、保留中の配信と配信ログは削除されます。"
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "webhooks.deleteTitle": [
+  "このエンドポイントを削除しますか？"
+ ],
+ "webhooks.deliveryLog": [
+  "配信ログ"
+ ],
+ "webhooks.description": [
+  "説明"
+ ],
+ "webhooks.disabledFailing": [
+  "無効：5 日間配信に失敗しました。受信側が復旧したら有効にしてください。"
+ ],
+ "webhooks.edit": [
+  "編集"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " を編集"
+ ],
+ "webhooks.enabledLabel": [
+  "有効：",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "エンドポイント URL"
+ ],
+ "webhooks.endpoints": [
+  "エンドポイント"
+ ],
+ "webhooks.eventTypes": [
+  "イベントの種類"
+ ],
+ "webhooks.eventTypesHint": [
+  "カンマ区切り（例：user.created, team.created）。空欄ならすべてのイベント。"
+ ],
+ "webhooks.everyEventType": [
+  "すべてのイベントの種類"
+ ],
+ "webhooks.listLabel": [
+  "Webhook エンドポイント"
+ ],
+ "webhooks.newDescription": [
+  "新しい説明"
+ ],
+ "webhooks.newEventTypes": [
+  "新しいイベントの種類"
+ ],
+ "webhooks.newEventTypesHint": [
+  "カンマ区切り。空欄ならすべてのイベント。"
+ ],
+ "webhooks.newUrl": [
+  "新しい URL"
+ ],
+ "webhooks.noAnswer": [
+  "応答なし"
+ ],
+ "webhooks.none": [
+  "まだエンドポイントはありません。"
+ ],
+ "webhooks.previousSecretUntil": [
+  "以前のシークレットは ",
+  [
+   "date"
+  ],
+  " まで署名します"
+ ],
+ "webhooks.rotateExplained": [
+  "新しいシークレットはすぐに署名を始めます。受信側が切り替えられるよう、現在のシークレットも 24 時間は並行して署名します。"
+ ],
+ "webhooks.rotateSecret": [
+  "シークレットをローテーション"
+ ],
+ "webhooks.rotateSecretOf": [
+  [
+   "name"
+  ],
+  " のシークレットをローテーション"
+ ],
+ "webhooks.rotateTitle": [
+  "署名シークレットをローテーションしますか？"
+ ],
+ "webhooks.save": [
+  "エンドポイントを保存"
+ ],
+ "webhooks.saving": [
+  "保存中…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  " の受信側はこれで各メッセージを検証します（例：standardwebhooks パッケージの ",
+  [
+   "example"
+  ],
+  "）。ここには再表示されません。新しいものが必要ならローテーションしてください。"
+ ],
+ "webhooks.sendTest": [
+  "テストを送信"
+ ],
+ "webhooks.sendTestTo": [
+  [
+   "name"
+  ],
+  " にテストを送信"
+ ],
+ "webhooks.sending": [
+  "送信中…"
+ ],
+ "webhooks.signingSecret": [
+  "署名シークレット"
+ ],
+ "webhooks.testAccepted": [
+  "テストメッセージは受け付けられました。"
+ ],
+ "webhooks.testFailed": [
+  "テストメッセージが失敗しました：",
+  [
+   "reason"
+  ]
  ]
 };

@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "어시스턴트가 답변했습니다."
+ ],
+ "aiChat.ask": [
+  "어시스턴트에게 질문"
+ ],
+ "aiChat.assistant": [
+  "어시스턴트"
+ ],
+ "aiChat.conversation": [
+  "대화"
+ ],
+ "aiChat.description": [
+  "이 이메일에 대해 AI 어시스턴트에게 질문하세요. 어시스턴트는 대화와 편집기의 현재 소스를 봅니다."
+ ],
+ "aiChat.loading": [
+  "대화를 불러오는 중…"
+ ],
+ "aiChat.newConversation": [
+  "새 대화"
+ ],
+ "aiChat.none": [
+  "아직 메시지가 없습니다."
+ ],
+ "aiChat.send": [
+  "보내기"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter(⌘+Enter)로 보냅니다."
+ ],
+ "aiChat.useCode": [
+  "편집기에서 코드 ",
+  [
+   "n"
+  ],
+  " 사용"
+ ],
+ "aiChat.waiting": [
+  "답변을 기다리는 중…"
+ ],
+ "aiChat.you": [
+  "나"
+ ],
  "apiKeys.admin": [
   "최고 기밀 관리자 키"
  ],
@@ -109,6 +152,84 @@ export const messages: Messages = {
    "count"
   ],
   "년"
+ ],
+ "auditLog.action": [
+  "작업"
+ ],
+ "auditLog.actor": [
+  "행위자"
+ ],
+ "auditLog.actorAdmin": [
+  "관리자"
+ ],
+ "auditLog.actorAnonymous": [
+  "익명"
+ ],
+ "auditLog.actorId": [
+  "행위자 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM 디렉터리"
+ ],
+ "auditLog.actorServer": [
+  "서버"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 설정 링크"
+ ],
+ "auditLog.actorSystem": [
+  "시스템"
+ ],
+ "auditLog.actorUser": [
+  "사용자"
+ ],
+ "auditLog.description": [
+  "보안 및 관리 이벤트(최신순). 각 이벤트는 기록하는 변경과 같은 트랜잭션에서 기록됩니다."
+ ],
+ "auditLog.details": [
+  "세부 정보"
+ ],
+ "auditLog.entries": [
+  "항목"
+ ],
+ "auditLog.export": [
+  [
+   "format"
+  ],
+  " 내보내기"
+ ],
+ "auditLog.filter": [
+  "필터"
+ ],
+ "auditLog.filters": [
+  "감사 로그 필터"
+ ],
+ "auditLog.ipAddress": [
+  "IP 주소"
+ ],
+ "auditLog.none": [
+  "아직 항목이 없습니다."
+ ],
+ "auditLog.noneMatch": [
+  "일치하는 항목이 없습니다."
+ ],
+ "auditLog.pagerLabel": [
+  "감사 로그 페이지"
+ ],
+ "auditLog.tableLabel": [
+  "감사 로그 항목"
+ ],
+ "auditLog.target": [
+  "대상"
+ ],
+ "auditLog.targetId": [
+  "대상 ID"
+ ],
+ "auditLog.teamId": [
+  "팀 ID"
+ ],
+ "auditLog.time": [
+  "시간"
  ],
  "auth.addProvider": [
   "공급자 추가"
@@ -447,6 +568,201 @@ export const messages: Messages = {
  "common.working": [
   "처리 중…"
  ],
+ "config.discard": [
+  "변경 취소"
+ ],
+ "config.effective": [
+  "적용된 구성"
+ ],
+ "config.effectiveDescription": [
+  "재정의를 적용한 기본값: 각 설정, 그 값, 출처."
+ ],
+ "config.effectiveWhat": [
+  "적용된 구성"
+ ],
+ "config.filter": [
+  "설정 필터"
+ ],
+ "config.from": [
+  "출처"
+ ],
+ "config.fromDefault": [
+  "기본값"
+ ],
+ "config.fromOverride": [
+  "재정의"
+ ],
+ "config.level": [
+  "수준"
+ ],
+ "config.levelBranch": [
+  "브랜치"
+ ],
+ "config.levelEnvironment": [
+  "환경"
+ ],
+ "config.levelProject": [
+  "프로젝트"
+ ],
+ "config.noMatch": [
+  "“",
+  [
+   "filter"
+  ],
+  "”와(과) 일치하는 설정이 없습니다."
+ ],
+ "config.otherKeys": [
+  "기타 키"
+ ],
+ "config.otherKeysHint": [
+  "점으로 구분된 경로를 쉼표나 공백으로 구분(auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "재정의"
+ ],
+ "config.overrideBranch": [
+  "재정의(브랜치 수준)"
+ ],
+ "config.overrideDescription": [
+  "프로젝트가 기본값 위에 설정하는 내용(JSON, 점으로 구분된 키 허용). Gatehouse는 프로젝트마다 재정의를 하나만 두며, 프로젝트·브랜치·환경 수준 모두 같은 재정의를 표시하고 편집합니다."
+ ],
+ "config.overrideEnvironment": [
+  "재정의(환경 수준)"
+ ],
+ "config.overrideProject": [
+  "재정의(프로젝트 수준)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "키 ",
+     "#",
+     "개 재설정"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "키 ",
+     "#",
+     "개를 재설정했습니다."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "선택한 경로(및 그 아래)의 설정이 기본값으로 돌아갑니다."
+ ],
+ "config.resetKeys": [
+  "키 재설정"
+ ],
+ "config.resetOnlyBelow": [
+  "키는 브랜치 및 환경 수준에서만 재설정할 수 있습니다."
+ ],
+ "config.resetting": [
+  "재설정하는 중…"
+ ],
+ "config.saveOverride": [
+  "재정의 저장"
+ ],
+ "config.saved": [
+  "재정의를 저장했습니다."
+ ],
+ "config.secretHidden": [
+  "••••••(재정의 참고)"
+ ],
+ "config.setsNothing": [
+  "재정의가 설정하는 항목이 없습니다."
+ ],
+ "config.setting": [
+  "설정"
+ ],
+ "config.source": [
+  "소스"
+ ],
+ "config.sourceDescription": [
+  "재정의의 출처입니다. 연결된 동안 여기서 한 편집은 다음 푸시로 덮어쓰입니다."
+ ],
+ "config.sourceGithub": [
+  "GitHub에서 푸시됨: ",
+  [
+   "repo"
+  ],
+  ", 브랜치 ",
+  [
+   "branch"
+  ],
+  ", 커밋 ",
+  [
+   "commit"
+  ],
+  ", 파일 ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "GitHub에서 푸시됨: ",
+  [
+   "repo"
+  ],
+  ", 브랜치 ",
+  [
+   "branch"
+  ],
+  ", 커밋 ",
+  [
+   "commit"
+  ],
+  ", 파일 ",
+  [
+   "file"
+  ],
+  ", 워크플로 ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "출처를 밝히지 않은 도구에서 푸시되었습니다."
+ ],
+ "config.sourceUnlinked": [
+  "연결되지 않음: 재정의는 여기나 API로 편집합니다."
+ ],
+ "config.sourceWhat": [
+  "구성 소스"
+ ],
+ "config.unlink": [
+  "연결 해제"
+ ],
+ "config.unlinkExplained": [
+  "재정의는 그대로 유지되며, 대시보드에 더 이상 출처가 표시되지 않습니다."
+ ],
+ "config.unlinkTitle": [
+  "구성과 소스의 연결을 해제할까요?"
+ ],
+ "config.value": [
+  "값"
+ ],
+ "config.whatBranch": [
+  "브랜치 재정의"
+ ],
+ "config.whatEnvironment": [
+  "환경 재정의"
+ ],
+ "config.whatProject": [
+  "프로젝트 재정의"
+ ],
  "connect.copyCode": [
   [
    "title"
@@ -526,6 +842,84 @@ export const messages: Messages = {
  "copy.refused": [
   "브라우저가 복사를 허용하지 않았습니다. 선택해서 직접 복사하세요."
  ],
+ "dataVault.add": [
+  "저장소 추가"
+ ],
+ "dataVault.addDescription": [
+  "저장소는 키별로 값을 보관하며 두 번 암호화합니다. 서버를 떠나기 전에 서버 SDK가 사용자의 시크릿으로(PBKDF2 + AES-GCM), 저장 시 플랫폼 시크릿에서 파생된 키로 한 번 더 암호화합니다."
+ ],
+ "dataVault.addTitle": [
+  "저장소 추가"
+ ],
+ "dataVault.displayName": [
+  "표시 이름"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  "의 표시 이름"
+ ],
+ "dataVault.idExists": [
+  "ID가 ",
+  [
+   "id"
+  ],
+  "인 저장소가 이미 있습니다."
+ ],
+ "dataVault.idHint": [
+  "문자, 숫자, -와 _. SDK는 이 값으로 저장소를 가리킵니다."
+ ],
+ "dataVault.idInvalid": [
+  "1~63자의 문자, 숫자, - 또는 _를 사용하세요."
+ ],
+ "dataVault.none": [
+  "아직 저장소가 없습니다."
+ ],
+ "dataVault.remove": [
+  "제거"
+ ],
+ "dataVault.removeConfirm": [
+  "저장소 제거"
+ ],
+ "dataVault.removeExplained": [
+  "다시 추가할 때까지 ",
+  [
+   "id"
+  ],
+  "을(를) 읽거나 쓰면 저장소가 없다고 응답합니다. 암호화된 값은 데이터베이스에 남아 있다가 다시 추가하면 돌아옵니다."
+ ],
+ "dataVault.removeNamed": [
+  [
+   "id"
+  ],
+  " 제거"
+ ],
+ "dataVault.removeTitle": [
+  "저장소 ",
+  [
+   "id"
+  ],
+  "을(를) 제거할까요?"
+ ],
+ "dataVault.rename": [
+  "이름 변경"
+ ],
+ "dataVault.renameNamed": [
+  [
+   "id"
+  ],
+  " 이름 변경"
+ ],
+ "dataVault.storeId": [
+  "저장소 ID"
+ ],
+ "dataVault.stores": [
+  "저장소"
+ ],
+ "dataVault.useTitle": [
+  "저장소 사용"
+ ],
  "domains.add": [
   "도메인 추가"
  ],
@@ -579,6 +973,351 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "프로덕션 모드 켜기"
+ ],
+ "emailDelete.delete": [
+  "삭제"
+ ],
+ "emailDelete.deleteDraft": [
+  "초안 삭제"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "초안 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "emailDelete.deleteTemplate": [
+  "템플릿 삭제"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "템플릿 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.deleteTheme": [
+  "테마 삭제"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "테마 ",
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 영구히 삭제됩니다. 이미 보낸 이메일은 보낸 목록에 남습니다."
+ ],
+ "emailDelete.reset": [
+  "재설정"
+ ],
+ "emailDelete.resetNamed": [
+  [
+   "name"
+  ],
+  " 재설정"
+ ],
+ "emailDelete.resetTemplate": [
+  "템플릿 재설정"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  [
+   "name"
+  ],
+  "을(를) 기본 제공 템플릿으로 재설정할까요?"
+ ],
+ "emailDelete.resetTheme": [
+  "테마 재설정"
+ ],
+ "emailDelete.resetThemeTitle": [
+  [
+   "name"
+  ],
+  "을(를) 기본 제공 테마로 재설정할까요?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 프로젝트 이메일의 테마입니다. Default Light가 대신 사용됩니다. 이 테마를 지정한 템플릿과 초안은 프로젝트의 테마를 사용합니다."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  "은(는) 삭제되며, 이제 ID로 보내면 실패합니다."
+ ],
+ "emailDelete.templateResetConsequence": [
+  [
+   "name"
+  ],
+  "에 대한 변경 사항은 버려지고, 플랫폼은 다시 기본 제공 버전을 보냅니다."
+ ],
+ "emailDelete.themeConsequence": [
+  [
+   "name"
+  ],
+  "을(를) 지정한 템플릿과 초안은 프로젝트의 테마를 사용합니다."
+ ],
+ "emailDelete.themeResetConsequence": [
+  [
+   "name"
+  ],
+  "에 대한 변경 사항은 버려지고 기본 제공 소스가 다시 사용됩니다."
+ ],
+ "emailEditor.allEmails": [
+  "모든 이메일"
+ ],
+ "emailEditor.backToEmails": [
+  "이메일로 돌아가기"
+ ],
+ "emailEditor.draftTitle": [
+  "초안: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "텍스트를 편집하려면 소스를 고치세요."
+ ],
+ "emailEditor.goToLine": [
+  [
+   "line"
+  ],
+  "번째 줄로 이동"
+ ],
+ "emailEditor.lineNumber": [
+  "(",
+  [
+   "line"
+  ],
+  "번째 줄)"
+ ],
+ "emailEditor.name": [
+  "이름"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "해당 템플릿이 없습니다"
+ ],
+ "emailEditor.noText": [
+  "이 소스에는 정적 텍스트가 없습니다."
+ ],
+ "emailEditor.noTheme": [
+  "테마 없음"
+ ],
+ "emailEditor.noVariables": [
+  "이 템플릿은 변수를 읽지 않습니다."
+ ],
+ "emailEditor.position": [
+  [
+   "line"
+  ],
+  "번째 줄, ",
+  [
+   "column"
+  ],
+  "번째 열:"
+ ],
+ "emailEditor.preview": [
+  "미리 보기"
+ ],
+ "emailEditor.previewFrame": [
+  "이메일 미리 보기"
+ ],
+ "emailEditor.projectTheme": [
+  "프로젝트의 테마"
+ ],
+ "emailEditor.readingTexts": [
+  "텍스트를 읽는 중…"
+ ],
+ "emailEditor.rendering": [
+  "렌더링하는 중…"
+ ],
+ "emailEditor.source": [
+  "소스(TSX)"
+ ],
+ "emailEditor.subject": [
+  "제목: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "템플릿: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "텍스트 ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "텍스트"
+ ],
+ "emailEditor.theme": [
+  "테마"
+ ],
+ "emailEditor.themeTitle": [
+  "테마: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "변수"
+ ],
+ "emailEditor.variablesExplained": [
+  "미리 보기는 템플릿의 ",
+  [
+   "preview"
+  ],
+  "를 사용하며, 이메일은 보낼 때 준 변수와 ",
+  [
+   "user"
+  ],
+  ", ",
+  [
+   "project"
+  ],
+  "를 받습니다."
+ ],
+ "emailServer.description": [
+  "공유 서버는 플랫폼 자체 이메일을 기본 디자인으로 보냅니다. 템플릿을 편집하고 이메일을 보내려면 자체 SMTP 서버가 필요합니다."
+ ],
+ "emailServer.host": [
+  "SMTP 호스트"
+ ],
+ "emailServer.noReason": [
+  "이유 없음"
+ ],
+ "emailServer.own": [
+  "자체 SMTP 서버"
+ ],
+ "emailServer.password": [
+  "SMTP 비밀번호"
+ ],
+ "emailServer.port": [
+  "SMTP 포트"
+ ],
+ "emailServer.save": [
+  "이메일 서버 저장"
+ ],
+ "emailServer.saved": [
+  "이메일 서버를 저장했습니다."
+ ],
+ "emailServer.sendTest": [
+  "테스트 이메일 보내기"
+ ],
+ "emailServer.senderEmail": [
+  "보내는 사람 이메일"
+ ],
+ "emailServer.senderName": [
+  "보내는 사람 이름"
+ ],
+ "emailServer.server": [
+  "서버"
+ ],
+ "emailServer.shared": [
+  "공유 서버"
+ ],
+ "emailServer.testForm": [
+  "테스트 이메일 보내기"
+ ],
+ "emailServer.testRecipient": [
+  "테스트 이메일 받는 사람"
+ ],
+ "emailServer.testRefused": [
+  "서버가 거부했습니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "서버가 ",
+  [
+   "recipient"
+  ],
+  " 앞으로 보낸 테스트 이메일을 받았습니다."
+ ],
+ "emailServer.title": [
+  "이메일 서버"
+ ],
+ "emailServer.username": [
+  "SMTP 사용자 이름"
+ ],
+ "emails.createDraft": [
+  "초안 만들기"
+ ],
+ "emails.createTemplate": [
+  "템플릿 만들기"
+ ],
+ "emails.createTheme": [
+  "테마 만들기"
+ ],
+ "emails.creating": [
+  "만드는 중…"
+ ],
+ "emails.drafts": [
+  "초안"
+ ],
+ "emails.draftsDescription": [
+  "한 번 작성해 일부 또는 모든 사용자에게 보내는 이메일."
+ ],
+ "emails.newDraftName": [
+  "새 초안 이름"
+ ],
+ "emails.newTemplateName": [
+  "새 템플릿 이름"
+ ],
+ "emails.newThemeName": [
+  "새 테마 이름"
+ ],
+ "emails.noDrafts": [
+  "아직 초안이 없습니다."
+ ],
+ "emails.notSent": [
+  "보내지 않음"
+ ],
+ "emails.outboxLink": [
+  "보낸 이메일 및 보낼 편지함"
+ ],
+ "emails.projectTheme": [
+  "프로젝트 이메일의 테마"
+ ],
+ "emails.selected": [
+  "선택됨"
+ ],
+ "emails.sentAt": [
+  [
+   "date"
+  ],
+  "에 보냄"
+ ],
+ "emails.templates": [
+  "템플릿"
+ ],
+ "emails.templatesDescription": [
+  "플랫폼 자체 이메일은 종류별 템플릿을 사용하며, 편집 내용은 다음에 보내는 이메일부터 적용됩니다."
+ ],
+ "emails.themes": [
+  "테마"
+ ],
+ "emails.themesDescription": [
+  "테마는 모든 이메일의 본문을 감쌉니다(머리글, 바닥글, 수신 거부 링크)."
  ],
  "error.generic": [
   "문제가 발생했습니다. 다시 시도하세요."
@@ -965,6 +1704,162 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "OAuth 계정 목록"
  ],
+ "oauthApps.allowDynamic": [
+  "동적 클라이언트 등록 허용(앱과 MCP 클라이언트가 스스로 등록)"
+ ],
+ "oauthApps.applications": [
+  "애플리케이션"
+ ],
+ "oauthApps.clientId": [
+  "클라이언트 ID"
+ ],
+ "oauthApps.clientSecret": [
+  "클라이언트 시크릿"
+ ],
+ "oauthApps.confidential": [
+  "기밀"
+ ],
+ "oauthApps.copyClientId": [
+  "클라이언트 ID 복사"
+ ],
+ "oauthApps.copyClientSecret": [
+  "클라이언트 시크릿 복사"
+ ],
+ "oauthApps.copySecretNow": [
+  "지금 클라이언트 시크릿을 복사하세요. 표시되는 것은 이번 한 번뿐입니다."
+ ],
+ "oauthApps.createdAt": [
+  [
+   "date"
+  ],
+  "에 생성됨"
+ ],
+ "oauthApps.customClaims": [
+  "사용자 지정 클레임: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "삭제"
+ ],
+ "oauthApps.deleteConfirm": [
+  "애플리케이션 삭제"
+ ],
+ "oauthApps.deleteExplained": [
+  "이제부터 이 클라이언트 ID는 거부되며, 보유한 모든 토큰이 즉시 작동을 멈춥니다."
+ ],
+ "oauthApps.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "oauthApps.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "oauthApps.done": [
+  "완료"
+ ],
+ "oauthApps.edit": [
+  "편집"
+ ],
+ "oauthApps.editNamed": [
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "oauthApps.grantClientCredentials": [
+  "클라이언트 자격 증명"
+ ],
+ "oauthApps.grantRefresh": [
+  "갱신"
+ ],
+ "oauthApps.grantSignIn": [
+  "로그인"
+ ],
+ "oauthApps.intro": [
+  "이 프로젝트로 사용자를 로그인시키는 앱(\"…으로 로그인\")과 클라이언트 자격 증명으로 토큰을 받는 머신."
+ ],
+ "oauthApps.issuer": [
+  "발급자(디스커버리, JWKS, 엔드포인트가 그 아래에 있음):"
+ ],
+ "oauthApps.logoUrl": [
+  "로고 URL"
+ ],
+ "oauthApps.machineToMachine": [
+  "머신 간(클라이언트 자격 증명)"
+ ],
+ "oauthApps.name": [
+  "이름"
+ ],
+ "oauthApps.newApplication": [
+  "새 애플리케이션"
+ ],
+ "oauthApps.none": [
+  "아직 애플리케이션이 없습니다."
+ ],
+ "oauthApps.provider": [
+  "공급자"
+ ],
+ "oauthApps.public": [
+  "공개"
+ ],
+ "oauthApps.redirectUris": [
+  "리디렉션 URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "한 줄에 하나씩, 정확히 비교합니다(와일드카드 없음)."
+ ],
+ "oauthApps.register": [
+  "애플리케이션 등록"
+ ],
+ "oauthApps.registerTitle": [
+  "애플리케이션 등록"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  "이(가) 등록되었습니다"
+ ],
+ "oauthApps.registeredItself": [
+  "스스로 등록됨"
+ ],
+ "oauthApps.registering": [
+  "등록하는 중…"
+ ],
+ "oauthApps.save": [
+  "저장"
+ ],
+ "oauthApps.scopes": [
+  "허용된 범위"
+ ],
+ "oauthApps.scopesHint": [
+  "공백으로 구분: openid, email, profile, offline_access 및 API 고유의 범위."
+ ],
+ "oauthApps.type": [
+  "유형"
+ ],
+ "oauthApps.typeConfidential": [
+  "기밀(시크릿을 보관하는 서버)"
+ ],
+ "oauthApps.typePublic": [
+  "공개(단일 페이지 또는 네이티브 앱, PKCE만)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 이유: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   "기존 사용자 ",
   [
@@ -1006,6 +1901,157 @@ export const messages: Messages = {
  ],
  "onboarding.requireVerification": [
   "이메일 인증 필수(인증된 기본 이메일이 없는 사용자는 제한됨)"
+ ],
+ "outbox.anyStatus": [
+  "모든 상태"
+ ],
+ "outbox.cancelEmail": [
+  "이메일 취소"
+ ],
+ "outbox.changeEmail": [
+  "이메일 변경"
+ ],
+ "outbox.content": [
+  "내용"
+ ],
+ "outbox.delivery": [
+  "전송"
+ ],
+ "outbox.deliveryDescription": [
+  "이 프로젝트가 보낸 이메일. 반송 및 스팸 신고는 SMTP 서버에서 받지 않습니다."
+ ],
+ "outbox.due": [
+  "예정"
+ ],
+ "outbox.dueOrSent": [
+  "예정 또는 보냄"
+ ],
+ "outbox.emailContent": [
+  "이메일 내용"
+ ],
+ "outbox.empty": [
+  "보낼 편지함이 비어 있습니다."
+ ],
+ "outbox.error": [
+  "오류"
+ ],
+ "outbox.kind": [
+  "종류"
+ ],
+ "outbox.last30Days": [
+  "최근 30일"
+ ],
+ "outbox.lastDay": [
+  "최근 1일"
+ ],
+ "outbox.lastError": [
+  "마지막 오류: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "최근 1시간"
+ ],
+ "outbox.lastWeek": [
+  "최근 1주"
+ ],
+ "outbox.noContent": [
+  "내용이 없습니다."
+ ],
+ "outbox.noSubject": [
+  "(제목 없음)"
+ ],
+ "outbox.noneSent": [
+  "아직 보낸 이메일이 없습니다."
+ ],
+ "outbox.noneWithStatus": [
+  "상태가 “",
+  [
+   "status"
+  ],
+  "”인 이메일이 없습니다."
+ ],
+ "outbox.notEditable": [
+  "보내는 중이거나 보낸 이메일은 변경할 수 없습니다."
+ ],
+ "outbox.notRendered": [
+  "아직 렌더링되지 않았습니다. 여기에 HTML을 쓰지 않으면 보낼 때 템플릿으로 렌더링됩니다."
+ ],
+ "outbox.note": [
+  "메모"
+ ],
+ "outbox.outbox": [
+  "보낼 편지함"
+ ],
+ "outbox.outboxDescription": [
+  "프로젝트의 모든 이메일(최신순): 대기, 보내는 중, 보냄, 실패 또는 이유와 함께 건너뜀."
+ ],
+ "outbox.pagerLabel": [
+  "보낼 편지함 페이지"
+ ],
+ "outbox.perSecond": [
+  "초당 ",
+  [
+   "n"
+  ]
+ ],
+ "outbox.plainText": [
+  "일반 텍스트(선택)"
+ ],
+ "outbox.rate": [
+  "전송률(최근 1분)"
+ ],
+ "outbox.saveChanges": [
+  "변경 사항 저장"
+ ],
+ "outbox.sendNow": [
+  "지금 보내기"
+ ],
+ "outbox.sent": [
+  "보낸 이메일"
+ ],
+ "outbox.sentAt": [
+  "보낸 시간"
+ ],
+ "outbox.sentDescription": [
+  "보냈거나 시도한 최신 이메일 100개(최신순). 아직 보내지 않은 이메일은 마지막 오류를 표시합니다."
+ ],
+ "outbox.sentEmails": [
+  "보낸 이메일 목록"
+ ],
+ "outbox.sentTerm": [
+  "보냄"
+ ],
+ "outbox.skipped": [
+  "건너뜀: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "상태"
+ ],
+ "outbox.statusFailed": [
+  "실패"
+ ],
+ "outbox.statusQueued": [
+  "대기"
+ ],
+ "outbox.statusSending": [
+  "보내는 중"
+ ],
+ "outbox.statusSent": [
+  "보냄"
+ ],
+ "outbox.statusSkipped": [
+  "건너뜀"
+ ],
+ "outbox.subject": [
+  "제목"
+ ],
+ "outbox.to": [
+  "받는 사람"
  ],
  "overview.activeUsers": [
   "활성 사용자"
@@ -1063,6 +2109,382 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "가입 방법별 사용자"
+ ],
+ "pager.first": [
+  "첫 페이지"
+ ],
+ "pager.next": [
+  "다음 페이지"
+ ],
+ "pager.previous": [
+  "이전 페이지"
+ ],
+ "payments.addAProduct": [
+  "상품 추가"
+ ],
+ "payments.addAProductLine": [
+  "상품 라인 추가"
+ ],
+ "payments.addAnItem": [
+  "항목 추가"
+ ],
+ "payments.addItem": [
+  "항목 추가"
+ ],
+ "payments.addLine": [
+  "상품 라인 추가"
+ ],
+ "payments.addProduct": [
+  "상품 추가"
+ ],
+ "payments.amount": [
+  "금액"
+ ],
+ "payments.any": [
+  "모두"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "(현재대로)"
+ ],
+ "payments.billing": [
+  "청구"
+ ],
+ "payments.billingMonth": [
+  "매월"
+ ],
+ "payments.billingWeek": [
+  "매주"
+ ],
+ "payments.billingYear": [
+  "매년"
+ ],
+ "payments.blockNewPurchases": [
+  "새 구매 차단"
+ ],
+ "payments.cancelEditing": [
+  "편집 취소"
+ ],
+ "payments.chargesEnabled": [
+  "결제 활성화"
+ ],
+ "payments.continueOnStripe": [
+  "Stripe에서 계속"
+ ],
+ "payments.continueOnboarding": [
+  "온보딩 계속"
+ ],
+ "payments.currency": [
+  "통화"
+ ],
+ "payments.customer": [
+  "고객"
+ ],
+ "payments.customerDescription": [
+  "사용자 또는 팀의 ID(해당 페이지에서), 또는 사용자 지정 고객의 자체 ID."
+ ],
+ "payments.customerId": [
+  "고객 ID"
+ ],
+ "payments.customerType": [
+  "고객 유형"
+ ],
+ "payments.customerTypeCustom": [
+  "사용자 지정"
+ ],
+ "payments.customerTypeOf": [
+  "고객 종류"
+ ],
+ "payments.customerTypeTeam": [
+  "팀"
+ ],
+ "payments.customerTypeUser": [
+  "사용자"
+ ],
+ "payments.delete": [
+  "삭제"
+ ],
+ "payments.deleteExplained": [
+  "보유한 고객은 구매한 것을 유지하며, 더 이상 구매·부여·포함할 수 없습니다."
+ ],
+ "payments.deleteItem": [
+  "항목 삭제"
+ ],
+ "payments.deleteItemNamed": [
+  "항목 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteItemTitle": [
+  "항목 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.deleteLine": [
+  "상품 라인 삭제"
+ ],
+ "payments.deleteLineNamed": [
+  "상품 라인 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteLineTitle": [
+  "상품 라인 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.deleteProduct": [
+  "상품 삭제"
+ ],
+ "payments.deleteProductNamed": [
+  "상품 ",
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "payments.deleteProductTitle": [
+  "상품 ",
+  [
+   "id"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "payments.detailsSubmitted": [
+  "정보 제출"
+ ],
+ "payments.edit": [
+  "편집"
+ ],
+ "payments.editItemNamed": [
+  "항목 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.editLineNamed": [
+  "상품 라인 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.editProductNamed": [
+  "상품 ",
+  [
+   "name"
+  ],
+  " 편집"
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "일마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "개월마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "주마다"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     "년마다"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "양식에는 이 상품의 가격 하나와 첫 번째 포함 항목이 표시되며, 다른 가격과 항목은 그대로 유지됩니다."
+ ],
+ "payments.free": [
+  "무료, 기본 포함"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "기본 포함"
+ ],
+ "payments.includedItem": [
+  "포함 항목"
+ ],
+ "payments.includes": [
+  [
+   "item"
+  ],
+  " ",
+  [
+   "quantity"
+  ],
+  "개 포함"
+ ],
+ "payments.itemName": [
+  "항목 이름"
+ ],
+ "payments.items": [
+  "항목"
+ ],
+ "payments.itemsDescription": [
+  "고객이 수량으로 보유하는 것(크레딧, 좌석). 상품에 포함됩니다."
+ ],
+ "payments.lineBadge": [
+  "라인 ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "라인 고객 유형"
+ ],
+ "payments.lineName": [
+  "라인 이름"
+ ],
+ "payments.mode": [
+  "모드"
+ ],
+ "payments.modeDescription": [
+  "테스트 모드에서는 구매가 플랫폼의 테스트 결제를 거칩니다(카드에 청구되지 않음). 새 구매를 막아도 고객이 보유한 것은 유지됩니다."
+ ],
+ "payments.no": [
+  "아니요"
+ ],
+ "payments.noItems": [
+  "아직 항목이 없습니다."
+ ],
+ "payments.noProductLines": [
+  "아직 상품 라인이 없습니다."
+ ],
+ "payments.noProducts": [
+  "아직 상품이 없습니다."
+ ],
+ "payments.none": [
+  "없음"
+ ],
+ "payments.onboardingReady": [
+  "온보딩 링크 준비됨:"
+ ],
+ "payments.once": [
+  "1회"
+ ],
+ "payments.oneTime": [
+  "1회"
+ ],
+ "payments.payoutsEnabled": [
+  "지급 활성화"
+ ],
+ "payments.price": [
+  "가격"
+ ],
+ "payments.priceId": [
+  "가격 ID"
+ ],
+ "payments.priceToEdit": [
+  "편집할 가격"
+ ],
+ "payments.productCustomerType": [
+  "상품 고객 유형"
+ ],
+ "payments.productLine": [
+  "상품 라인"
+ ],
+ "payments.productLines": [
+  "상품 라인 목록"
+ ],
+ "payments.productLinesDescription": [
+  "고객은 라인당 최대 하나의 상품을 보유합니다(요금제: Free, Pro, Max). 다른 상품을 사면 전환됩니다."
+ ],
+ "payments.productName": [
+  "상품 이름"
+ ],
+ "payments.products": [
+  "상품"
+ ],
+ "payments.productsDescription": [
+  "고객이 구매하거나 부여받는 것: 통화와 주기별 가격, 포함 항목."
+ ],
+ "payments.quantityIncluded": [
+  "포함 수량"
+ ],
+ "payments.refreshStatus": [
+  "상태 새로 고침"
+ ],
+ "payments.saveItem": [
+  "항목 저장"
+ ],
+ "payments.saveLine": [
+  "상품 라인 저장"
+ ],
+ "payments.saveProduct": [
+  "상품 저장"
+ ],
+ "payments.setUpStripe": [
+  "Stripe 설정"
+ ],
+ "payments.showCustomer": [
+  "고객 보기"
+ ],
+ "payments.stackable": [
+  "중복 구매 가능(여러 번 구매)"
+ ],
+ "payments.stripeAccount": [
+  "계정"
+ ],
+ "payments.stripeDescription": [
+  "테스트 모드가 아닐 때 고객은 프로젝트의 자체 Stripe 계정으로 결제하며, 이 계정은 여기서 Stripe 온보딩으로 연결합니다."
+ ],
+ "payments.stripeNotConnected": [
+  "연결되지 않음: 이 프로젝트에 아직 연결된 Stripe 계정이 없습니다."
+ ],
+ "payments.testMode": [
+  "테스트 모드"
+ ],
+ "payments.transactions": [
+  "거래"
+ ],
+ "payments.yes": [
+  "예"
  ],
  "permissions.actions": [
   "작업"
@@ -1172,6 +2594,166 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "프로젝트"
+ ],
+ "sendDraft.allUsers": [
+  "모든 사용자"
+ ],
+ "sendDraft.confirmTitle": [
+  "이 초안을 보낼까요?"
+ ],
+ "sendDraft.everyUserGets": [
+  "프로젝트의 모든 사용자가 이 이메일을 받습니다."
+ ],
+ "sendDraft.lastSent": [
+  "마지막으로 보낸 때: ",
+  [
+   "date"
+  ],
+  ". 보내기 전에 변경 사항을 저장하세요."
+ ],
+ "sendDraft.recipients": [
+  "받는 사람"
+ ],
+ "sendDraft.saveFirst": [
+  "보내기 전에 변경 사항을 저장하세요."
+ ],
+ "sendDraft.send": [
+  "보내기"
+ ],
+ "sendDraft.sendEllipsis": [
+  "보내기…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "사용자 ",
+     "#",
+     "명에게 보냈습니다(이런 종류의 이메일을 끈 사용자는 제외됩니다)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "제목"
+ ],
+ "sendDraft.subjectHint": [
+  "비워 두면 초안 자체의 제목을 씁니다."
+ ],
+ "sendDraft.theseUsers": [
+  "다음 사용자"
+ ],
+ "sendDraft.title": [
+  "보내기"
+ ],
+ "sendDraft.userIds": [
+  "사용자 ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "쉼표나 공백으로 구분합니다."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "사용자 ",
+     "#",
+     "명이 이 이메일을 받습니다."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "확인용 프로젝트 이름"
+ ],
+ "settings.dangerDescription": [
+  "프로젝트를 삭제하면 사용자, 팀, 키, 설정이 삭제됩니다. 되돌릴 수 없습니다."
+ ],
+ "settings.dangerZone": [
+  "위험 구역"
+ ],
+ "settings.deleteExplained": [
+  "프로젝트의 모든 내용이 삭제됩니다. 확인하려면 프로젝트 이름을 입력하세요."
+ ],
+ "settings.deleteForever": [
+  "영구 삭제"
+ ],
+ "settings.deleteProject": [
+  "프로젝트 삭제"
+ ],
+ "settings.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "settings.description": [
+  "설명"
+ ],
+ "settings.general": [
+  "일반"
+ ],
+ "settings.logoDarkFull": [
+  "다크 모드용 전체 로고"
+ ],
+ "settings.logoDarkSquare": [
+  "다크 모드용 로고(정사각형)"
+ ],
+ "settings.logoFull": [
+  "전체 로고"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… 또는 data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " 미리 보기"
+ ],
+ "settings.logoSquare": [
+  "로고(정사각형)"
+ ],
+ "settings.newOwnerTeam": [
+  "새 소유 팀"
+ ],
+ "settings.projectId": [
+  "프로젝트 ID"
+ ],
+ "settings.projectName": [
+  "프로젝트 이름"
+ ],
+ "settings.save": [
+  "저장"
+ ],
+ "settings.saved": [
+  "저장했습니다."
+ ],
+ "settings.saving": [
+  "저장하는 중…"
+ ],
+ "settings.teamNotIn": [
+  "내가 속하지 않은 팀"
+ ],
+ "settings.transfer": [
+  "이전"
+ ],
+ "settings.transferDescription": [
+  "소유자: ",
+  [
+   "owner"
+  ],
+  ". 내 다른 팀으로 옮길 수 있습니다."
+ ],
+ "settings.transferred": [
+  "이전했습니다."
+ ],
+ "settings.transferring": [
+  "이전하는 중…"
  ],
  "shell.allProjects": [
   "모든 프로젝트"
@@ -2013,5 +3595,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "사용자"
+ ],
+ "webhookLog.actions": [
+  "작업"
+ ],
+ "webhookLog.allEndpoints": [
+  "모든 엔드포인트"
+ ],
+ "webhookLog.attempts": [
+  "시도"
+ ],
+ "webhookLog.deliveries": [
+  "전송"
+ ],
+ "webhookLog.description": [
+  "최신 100개, 최신순. 실패한 시도는 5초, 5분, 30분, 2시간, 5시간 후, 그다음 10시간마다 재시도됩니다(12회). 재전송하면 같은 webhook-id로 메시지를 다시 보냅니다."
+ ],
+ "webhookLog.disabled": [
+  "비활성화됨"
+ ],
+ "webhookLog.event": [
+  "이벤트"
+ ],
+ "webhookLog.lastAnswer": [
+  "마지막 응답"
+ ],
+ "webhookLog.latency": [
+  "지연 시간"
+ ],
+ "webhookLog.messages": [
+  "메시지"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  "ms"
+ ],
+ "webhookLog.none": [
+  "아직 전송이 없습니다."
+ ],
+ "webhookLog.replay": [
+  "재전송"
+ ],
+ "webhookLog.replayNamed": [
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ],
+  " 재전송"
+ ],
+ "webhookLog.replaying": [
+  "재전송하는 중…"
+ ],
+ "webhookLog.response": [
+  "응답 본문"
+ ],
+ "webhookLog.status": [
+  "상태"
+ ],
+ "webhookPortal.copyToken": [
+  "포털 토큰 복사"
+ ],
+ "webhookPortal.copyUrl": [
+  "엔드포인트 API URL 복사"
+ ],
+ "webhookPortal.create": [
+  "포털 토큰 만들기"
+ ],
+ "webhookPortal.createAnother": [
+  "포털 토큰 하나 더 만들기"
+ ],
+ "webhookPortal.creating": [
+  "만드는 중…"
+ ],
+ "webhookPortal.description": [
+  "이 프로젝트의 웹훅 엔드포인트 관리(목록, 추가, 편집, 테스트, 전송 로그)에만 쓰이며 1시간 동안 유효한 토큰입니다. 관리자 키 대신 수신 측 담당자에게 전달하세요."
+ ],
+ "webhookPortal.endpointsApi": [
+  "엔드포인트 API"
+ ],
+ "webhookPortal.hide": [
+  "토큰 숨기기"
+ ],
+ "webhookPortal.howToSend": [
+  "프로젝트 ID와 함께 관리자 키로 보내세요:"
+ ],
+ "webhookPortal.oneHour": [
+  "1시간(",
+  [
+   "time"
+  ],
+  "경까지)"
+ ],
+ "webhookPortal.othersRefuse": [
+  "다른 관리 작업은 이 토큰을 거부합니다."
+ ],
+ "webhookPortal.title": [
+  "포털 액세스"
+ ],
+ "webhookPortal.token": [
+  "포털 토큰"
+ ],
+ "webhookPortal.tokenTerm": [
+  "토큰"
+ ],
+ "webhookPortal.validFor": [
+  "유효 기간"
+ ],
+ "webhooks.add": [
+  "엔드포인트 추가"
+ ],
+ "webhooks.addDescription": [
+  "프로젝트의 모든 이벤트(사용자, 팀, 멤버십, 권한, 이메일, 결제)가 고유한 whsec_ 시크릿으로 Standard Webhooks에 따라 서명되어 엔드포인트로 전송됩니다. 프로젝트가 localhost를 허용하지 않으면 사설 주소와 루프백 주소는 거부됩니다."
+ ],
+ "webhooks.addTitle": [
+  "엔드포인트 추가"
+ ],
+ "webhooks.adding": [
+  "추가하는 중…"
+ ],
+ "webhooks.copiedIt": [
+  "복사했습니다"
+ ],
+ "webhooks.copySecretNow": [
+  "지금 서명 시크릿을 복사하세요"
+ ],
+ "webhooks.createdAt": [
+  [
+   "date"
+  ],
+  "에 생성됨"
+ ],
+ "webhooks.delete": [
+  "삭제"
+ ],
+ "webhooks.deleteConfirm": [
+  "엔드포인트 삭제"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  "은(는) 더 이상 메시지를 받지 않으며, 대기 중인 전송과 전송 로그가 삭제됩니다."
+ ],
+ "webhooks.deleteNamed": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "webhooks.deleteTitle": [
+  "이 엔드포인트를 삭제할까요?"
+ ],
+ "webhooks.deliveryLog": [
+  "전송 로그"
+ ],
+ "webhooks.description": [
+  "설명"
+ ],
+ "webhooks.disabledFailing": [
+  "비활성화됨: 5일 동안 전송에 실패했습니다. 수신 측이 다시 작동하면 활성화하세요."
+ ],
+ "webhooks.edit": [
+  "편집"
+ ],
+ "webhooks.editNamed": [
+  [
+   "url"
+  ],
+  " 편집"
+ ],
+ "webhooks.enabledLabel": [
+  "활성화됨: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "엔드포인트 URL"
+ ],
+ "webhooks.endpoints": [
+  "엔드포인트"
+ ],
+ "webhooks.eventTypes": [
+  "이벤트 유형"
+ ],
+ "webhooks.eventTypesHint": [
+  "쉼표로 구분(예: user.created, team.created). 비워 두면 모든 이벤트."
+ ],
+ "webhooks.everyEventType": [
+  "모든 이벤트 유형"
+ ],
+ "webhooks.listLabel": [
+  "웹훅 엔드포인트"
+ ],
+ "webhooks.newDescription": [
+  "새 설명"
+ ],
+ "webhooks.newEventTypes": [
+  "새 이벤트 유형"
+ ],
+ "webhooks.newEventTypesHint": [
+  "쉼표로 구분. 비워 두면 모든 이벤트."
+ ],
+ "webhooks.newUrl": [
+  "새 URL"
+ ],
+ "webhooks.noAnswer": [
+  "응답 없음"
+ ],
+ "webhooks.none": [
+  "아직 엔드포인트가 없습니다."
+ ],
+ "webhooks.previousSecretUntil": [
+  "이전 시크릿은 ",
+  [
+   "date"
+  ],
+  "까지 서명합니다"
+ ],
+ "webhooks.rotateExplained": [
+  "새 시크릿은 즉시 서명하며, 수신 측이 전환할 수 있도록 현재 시크릿도 24시간 동안 함께 서명합니다."
+ ],
+ "webhooks.rotateSecret": [
+  "시크릿 교체"
+ ],
+ "webhooks.rotateSecretOf": [
+  [
+   "name"
+  ],
+  "의 시크릿 교체"
+ ],
+ "webhooks.rotateTitle": [
+  "서명 시크릿을 교체할까요?"
+ ],
+ "webhooks.save": [
+  "엔드포인트 저장"
+ ],
+ "webhooks.saving": [
+  "저장하는 중…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  "의 수신 측은 이 시크릿으로 모든 메시지를 검증합니다(예: standardwebhooks 패키지의 ",
+  [
+   "example"
+  ],
+  "). 여기에는 다시 표시되지 않으며, 새 시크릿이 필요하면 교체하세요."
+ ],
+ "webhooks.sendTest": [
+  "테스트 보내기"
+ ],
+ "webhooks.sendTestTo": [
+  [
+   "name"
+  ],
+  "에 테스트 보내기"
+ ],
+ "webhooks.sending": [
+  "보내는 중…"
+ ],
+ "webhooks.signingSecret": [
+  "서명 시크릿"
+ ],
+ "webhooks.testAccepted": [
+  "테스트 메시지가 수락되었습니다."
+ ],
+ "webhooks.testFailed": [
+  "테스트 메시지가 실패했습니다: ",
+  [
+   "reason"
+  ]
  ]
 };

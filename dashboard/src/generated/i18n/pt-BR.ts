@@ -4,6 +4,49 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "O assistente respondeu."
+ ],
+ "aiChat.ask": [
+  "Perguntar ao assistente"
+ ],
+ "aiChat.assistant": [
+  "Assistente"
+ ],
+ "aiChat.conversation": [
+  "Conversa"
+ ],
+ "aiChat.description": [
+  "Pergunte ao assistente de IA sobre este e-mail; ele vê a conversa e o código-fonte como está no editor."
+ ],
+ "aiChat.loading": [
+  "Carregando a conversa…"
+ ],
+ "aiChat.newConversation": [
+  "Nova conversa"
+ ],
+ "aiChat.none": [
+  "Ainda não há mensagens."
+ ],
+ "aiChat.send": [
+  "Enviar"
+ ],
+ "aiChat.sendHint": [
+  "Ctrl+Enter (⌘+Enter) envia."
+ ],
+ "aiChat.useCode": [
+  "Usar o código ",
+  [
+   "n"
+  ],
+  " no editor"
+ ],
+ "aiChat.waiting": [
+  "Aguardando a resposta…"
+ ],
+ "aiChat.you": [
+  "Você"
+ ],
  "apiKeys.admin": [
   "Chave de administração ultrassecreta"
  ],
@@ -129,6 +172,84 @@ export const messages: Messages = {
     ]
    }
   ]
+ ],
+ "auditLog.action": [
+  "Ação"
+ ],
+ "auditLog.actor": [
+  "Autor"
+ ],
+ "auditLog.actorAdmin": [
+  "administrador"
+ ],
+ "auditLog.actorAnonymous": [
+  "anônimo"
+ ],
+ "auditLog.actorId": [
+  "ID do autor"
+ ],
+ "auditLog.actorScim": [
+  "diretório SCIM"
+ ],
+ "auditLog.actorServer": [
+  "servidor"
+ ],
+ "auditLog.actorSsoSetup": [
+  "link de configuração de SSO"
+ ],
+ "auditLog.actorSystem": [
+  "sistema"
+ ],
+ "auditLog.actorUser": [
+  "usuário"
+ ],
+ "auditLog.description": [
+  "Eventos de segurança e administração, os mais recentes primeiro, cada um gravado na transação da alteração que registra."
+ ],
+ "auditLog.details": [
+  "Detalhes"
+ ],
+ "auditLog.entries": [
+  "Entradas"
+ ],
+ "auditLog.export": [
+  "Exportar ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "Filtrar"
+ ],
+ "auditLog.filters": [
+  "Filtros do log de auditoria"
+ ],
+ "auditLog.ipAddress": [
+  "Endereço IP"
+ ],
+ "auditLog.none": [
+  "Ainda não há entradas."
+ ],
+ "auditLog.noneMatch": [
+  "Nenhuma entrada corresponde."
+ ],
+ "auditLog.pagerLabel": [
+  "Páginas do log de auditoria"
+ ],
+ "auditLog.tableLabel": [
+  "Entradas do log de auditoria"
+ ],
+ "auditLog.target": [
+  "Alvo"
+ ],
+ "auditLog.targetId": [
+  "ID do alvo"
+ ],
+ "auditLog.teamId": [
+  "ID da equipe"
+ ],
+ "auditLog.time": [
+  "Horário"
  ],
  "auth.addProvider": [
   "Adicionar um provedor"
@@ -470,6 +591,209 @@ export const messages: Messages = {
  "common.working": [
   "Processando…"
  ],
+ "config.discard": [
+  "Descartar alterações"
+ ],
+ "config.effective": [
+  "Configuração efetiva"
+ ],
+ "config.effectiveDescription": [
+  "Os padrões com a substituição aplicada: cada configuração, seu valor e de onde vem."
+ ],
+ "config.effectiveWhat": [
+  "a configuração efetiva"
+ ],
+ "config.filter": [
+  "Filtrar configurações"
+ ],
+ "config.from": [
+  "Origem"
+ ],
+ "config.fromDefault": [
+  "padrão"
+ ],
+ "config.fromOverride": [
+  "substituição"
+ ],
+ "config.level": [
+  "Nível"
+ ],
+ "config.levelBranch": [
+  "Branch do repositório"
+ ],
+ "config.levelEnvironment": [
+  "Ambiente"
+ ],
+ "config.levelProject": [
+  "Projeto"
+ ],
+ "config.noMatch": [
+  "Nenhuma configuração corresponde a “",
+  [
+   "filter"
+  ],
+  "”."
+ ],
+ "config.otherKeys": [
+  "Outras chaves"
+ ],
+ "config.otherKeysHint": [
+  "Caminhos com pontos, separados por vírgulas ou espaços (auth.oauth.providers.github)."
+ ],
+ "config.override": [
+  "Substituição"
+ ],
+ "config.overrideBranch": [
+  "Substituição (nível de branch)"
+ ],
+ "config.overrideDescription": [
+  "O que o projeto define sobre os padrões, em JSON (chaves com pontos permitidas). O Gatehouse mantém uma substituição por projeto: os níveis de projeto, branch e ambiente mostram e editam a mesma."
+ ],
+ "config.overrideEnvironment": [
+  "Substituição (nível de ambiente)"
+ ],
+ "config.overrideProject": [
+  "Substituição (nível de projeto)"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Redefinir ",
+     "#",
+     " chave"
+    ],
+    "other": [
+     "Redefinir ",
+     "#",
+     " chaves"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " chave redefinida."
+    ],
+    "other": [
+     "#",
+     " chaves redefinidas."
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "As configurações nos caminhos escolhidos (e abaixo deles) voltam aos padrões."
+ ],
+ "config.resetKeys": [
+  "Redefinir chaves"
+ ],
+ "config.resetOnlyBelow": [
+  "As chaves só podem ser redefinidas nos níveis de branch e ambiente."
+ ],
+ "config.resetting": [
+  "Redefinindo…"
+ ],
+ "config.saveOverride": [
+  "Salvar substituição"
+ ],
+ "config.saved": [
+  "Substituição salva."
+ ],
+ "config.secretHidden": [
+  "•••••• (veja a substituição)"
+ ],
+ "config.setsNothing": [
+  "A substituição não define nada."
+ ],
+ "config.setting": [
+  "Configuração"
+ ],
+ "config.source": [
+  "Fonte"
+ ],
+ "config.sourceDescription": [
+  "De onde veio a substituição. Edições feitas aqui enquanto ela está vinculada são sobrescritas pelo próximo envio."
+ ],
+ "config.sourceGithub": [
+  "Enviado do GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", arquivo ",
+  [
+   "file"
+  ],
+  "."
+ ],
+ "config.sourceGithubWorkflow": [
+  "Enviado do GitHub: ",
+  [
+   "repo"
+  ],
+  ", branch ",
+  [
+   "branch"
+  ],
+  ", commit ",
+  [
+   "commit"
+  ],
+  ", arquivo ",
+  [
+   "file"
+  ],
+  ", workflow ",
+  [
+   "workflow"
+  ],
+  "."
+ ],
+ "config.sourceUnknown": [
+  "Enviado por uma ferramenta que não disse de onde."
+ ],
+ "config.sourceUnlinked": [
+  "Não vinculada: a substituição é editada aqui ou pela API."
+ ],
+ "config.sourceWhat": [
+  "a fonte da configuração"
+ ],
+ "config.unlink": [
+  "Desvincular"
+ ],
+ "config.unlinkExplained": [
+  "A substituição fica como está; o painel deixa de indicar de onde veio."
+ ],
+ "config.unlinkTitle": [
+  "Desvincular a configuração da fonte?"
+ ],
+ "config.value": [
+  "Valor"
+ ],
+ "config.whatBranch": [
+  "a substituição de branch"
+ ],
+ "config.whatEnvironment": [
+  "a substituição de ambiente"
+ ],
+ "config.whatProject": [
+  "a substituição de projeto"
+ ],
  "connect.copyCode": [
   "Copiar o código de ",
   [
@@ -549,6 +873,84 @@ export const messages: Messages = {
  "copy.refused": [
   "O navegador não permitiu copiar: selecione e copie manualmente."
  ],
+ "dataVault.add": [
+  "Adicionar armazenamento"
+ ],
+ "dataVault.addDescription": [
+  "Um armazenamento guarda valores por chave, criptografados duas vezes: pelo SDK do servidor com o seu segredo antes de saírem do seu servidor (PBKDF2 + AES-GCM) e novamente em repouso com uma chave derivada do segredo da plataforma."
+ ],
+ "dataVault.addTitle": [
+  "Adicionar um armazenamento"
+ ],
+ "dataVault.displayName": [
+  "Nome de exibição"
+ ],
+ "dataVault.displayNameOf": [
+  "Nome de exibição de ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.idExists": [
+  "Já existe um armazenamento com o id ",
+  [
+   "id"
+  ],
+  "."
+ ],
+ "dataVault.idHint": [
+  "Letras, dígitos, - e _; o SDK identifica o armazenamento por ele."
+ ],
+ "dataVault.idInvalid": [
+  "Use de 1 a 63 letras, dígitos, - ou _."
+ ],
+ "dataVault.none": [
+  "Ainda não há armazenamentos."
+ ],
+ "dataVault.remove": [
+  "Remover"
+ ],
+ "dataVault.removeConfirm": [
+  "Remover armazenamento"
+ ],
+ "dataVault.removeExplained": [
+  "Ler ou gravar ",
+  [
+   "id"
+  ],
+  " responde que o armazenamento não existe até que seja adicionado de novo; os valores criptografados permanecem no banco de dados e voltam com ele."
+ ],
+ "dataVault.removeNamed": [
+  "Remover ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "Remover o armazenamento ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "dataVault.rename": [
+  "Renomear"
+ ],
+ "dataVault.renameNamed": [
+  "Renomear ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "Id do armazenamento"
+ ],
+ "dataVault.stores": [
+  "Armazenamentos"
+ ],
+ "dataVault.useTitle": [
+  "Usar um armazenamento"
+ ],
  "domains.add": [
   "Adicionar domínio"
  ],
@@ -602,6 +1004,357 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "Ativar o modo de produção"
+ ],
+ "emailDelete.delete": [
+  "Excluir"
+ ],
+ "emailDelete.deleteDraft": [
+  "Excluir rascunho"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "Excluir o rascunho ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "Excluir modelo"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "Excluir o modelo ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.deleteTheme": [
+  "Excluir tema"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "Excluir o tema ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " é removido para sempre; os e-mails já enviados a partir dele ficam na lista de enviados."
+ ],
+ "emailDelete.reset": [
+  "Redefinir"
+ ],
+ "emailDelete.resetNamed": [
+  "Redefinir ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "Redefinir modelo"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "Redefinir ",
+  [
+   "name"
+  ],
+  " para o modelo embutido?"
+ ],
+ "emailDelete.resetTheme": [
+  "Redefinir tema"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "Redefinir ",
+  [
+   "name"
+  ],
+  " para o tema embutido?"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " é o tema dos e-mails do projeto: o Default Light toma o seu lugar. Modelos e rascunhos que o citavam usam o tema do projeto."
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " é removido; enviá-lo pelo id falha a partir de agora."
+ ],
+ "emailDelete.templateResetConsequence": [
+  "Suas alterações em ",
+  [
+   "name"
+  ],
+  " são descartadas: a plataforma volta a enviar a versão embutida."
+ ],
+ "emailDelete.themeConsequence": [
+  "Modelos e rascunhos que citavam ",
+  [
+   "name"
+  ],
+  " usam o tema do projeto."
+ ],
+ "emailDelete.themeResetConsequence": [
+  "Suas alterações em ",
+  [
+   "name"
+  ],
+  " são descartadas e o código-fonte embutido volta a ser usado."
+ ],
+ "emailEditor.allEmails": [
+  "Todos os e-mails"
+ ],
+ "emailEditor.backToEmails": [
+  "Voltar aos e-mails"
+ ],
+ "emailEditor.draftTitle": [
+  "Rascunho: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "Corrija o código-fonte para editar seus textos."
+ ],
+ "emailEditor.goToLine": [
+  "Ir para a linha ",
+  [
+   "line"
+  ]
+ ],
+ "emailEditor.lineNumber": [
+  "(linha ",
+  [
+   "line"
+  ],
+  ")"
+ ],
+ "emailEditor.name": [
+  "Nome"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "Modelo não encontrado"
+ ],
+ "emailEditor.noText": [
+  "Este código-fonte não tem texto estático."
+ ],
+ "emailEditor.noTheme": [
+  "Sem tema"
+ ],
+ "emailEditor.noVariables": [
+  "Este modelo não lê variáveis."
+ ],
+ "emailEditor.position": [
+  "Linha ",
+  [
+   "line"
+  ],
+  ", coluna ",
+  [
+   "column"
+  ],
+  ":"
+ ],
+ "emailEditor.preview": [
+  "Prévia"
+ ],
+ "emailEditor.previewFrame": [
+  "Prévia do e-mail"
+ ],
+ "emailEditor.projectTheme": [
+  "O tema do projeto"
+ ],
+ "emailEditor.readingTexts": [
+  "Lendo os textos…"
+ ],
+ "emailEditor.rendering": [
+  "Renderizando…"
+ ],
+ "emailEditor.source": [
+  "Código-fonte (TSX)"
+ ],
+ "emailEditor.subject": [
+  "Assunto: ",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "Modelo: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "Texto ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "Textos"
+ ],
+ "emailEditor.theme": [
+  "Tema"
+ ],
+ "emailEditor.themeTitle": [
+  "Tema: ",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "Variáveis"
+ ],
+ "emailEditor.variablesExplained": [
+  "As prévias usam as ",
+  [
+   "preview"
+  ],
+  " do modelo; os e-mails recebem as variáveis com que são enviados, além de ",
+  [
+   "user"
+  ],
+  " e ",
+  [
+   "project"
+  ],
+  "."
+ ],
+ "emailServer.description": [
+  "O servidor compartilhado envia os e-mails da própria plataforma com a aparência embutida; editar modelos e enviar e-mails exige seu próprio servidor SMTP."
+ ],
+ "emailServer.host": [
+  "Host SMTP"
+ ],
+ "emailServer.noReason": [
+  "nenhum motivo informado"
+ ],
+ "emailServer.own": [
+  "Servidor SMTP próprio"
+ ],
+ "emailServer.password": [
+  "Senha SMTP"
+ ],
+ "emailServer.port": [
+  "Porta SMTP"
+ ],
+ "emailServer.save": [
+  "Salvar servidor de e-mail"
+ ],
+ "emailServer.saved": [
+  "Servidor de e-mail salvo."
+ ],
+ "emailServer.sendTest": [
+  "Enviar e-mail de teste"
+ ],
+ "emailServer.senderEmail": [
+  "E-mail do remetente"
+ ],
+ "emailServer.senderName": [
+  "Nome do remetente"
+ ],
+ "emailServer.server": [
+  "Servidor"
+ ],
+ "emailServer.shared": [
+  "Servidor compartilhado"
+ ],
+ "emailServer.testForm": [
+  "Enviar um e-mail de teste"
+ ],
+ "emailServer.testRecipient": [
+  "Destinatário do e-mail de teste"
+ ],
+ "emailServer.testRefused": [
+  "O servidor o recusou: ",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "O servidor aceitou o e-mail de teste para ",
+  [
+   "recipient"
+  ],
+  "."
+ ],
+ "emailServer.title": [
+  "Servidor de e-mail"
+ ],
+ "emailServer.username": [
+  "Usuário SMTP"
+ ],
+ "emails.createDraft": [
+  "Criar rascunho"
+ ],
+ "emails.createTemplate": [
+  "Criar modelo"
+ ],
+ "emails.createTheme": [
+  "Criar tema"
+ ],
+ "emails.creating": [
+  "Criando…"
+ ],
+ "emails.drafts": [
+  "Rascunhos"
+ ],
+ "emails.draftsDescription": [
+  "E-mails escritos uma vez e enviados a alguns ou a todos os usuários."
+ ],
+ "emails.newDraftName": [
+  "Nome do novo rascunho"
+ ],
+ "emails.newTemplateName": [
+  "Nome do novo modelo"
+ ],
+ "emails.newThemeName": [
+  "Nome do novo tema"
+ ],
+ "emails.noDrafts": [
+  "Ainda não há rascunhos."
+ ],
+ "emails.notSent": [
+  "não enviado"
+ ],
+ "emails.outboxLink": [
+  "E-mails enviados e caixa de saída"
+ ],
+ "emails.projectTheme": [
+  "Tema dos e-mails do projeto"
+ ],
+ "emails.selected": [
+  "selecionado"
+ ],
+ "emails.sentAt": [
+  "enviado em ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "Modelos"
+ ],
+ "emails.templatesDescription": [
+  "Os e-mails da própria plataforma usam o modelo do seu tipo; as edições valem a partir do próximo e-mail enviado."
+ ],
+ "emails.themes": [
+  "Temas"
+ ],
+ "emails.themesDescription": [
+  "Um tema envolve o corpo de cada e-mail (cabeçalho, rodapé, link de descadastro)."
  ],
  "error.generic": [
   "Algo deu errado. Tente novamente."
@@ -989,6 +1742,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "as contas OAuth"
  ],
+ "oauthApps.allowDynamic": [
+  "Permitir o registro dinâmico de clientes (apps e clientes MCP se registram sozinhos)"
+ ],
+ "oauthApps.applications": [
+  "Aplicativos"
+ ],
+ "oauthApps.clientId": [
+  "ID do cliente"
+ ],
+ "oauthApps.clientSecret": [
+  "Segredo do cliente"
+ ],
+ "oauthApps.confidential": [
+  "confidencial"
+ ],
+ "oauthApps.copyClientId": [
+  "Copiar ID do cliente"
+ ],
+ "oauthApps.copyClientSecret": [
+  "Copiar segredo do cliente"
+ ],
+ "oauthApps.copySecretNow": [
+  "Copie o segredo do cliente agora: esta é a única vez que ele é exibido."
+ ],
+ "oauthApps.createdAt": [
+  "criado em ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "claims personalizados: ",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "Excluir"
+ ],
+ "oauthApps.deleteConfirm": [
+  "Excluir aplicativo"
+ ],
+ "oauthApps.deleteExplained": [
+  "O ID do cliente passa a ser recusado, e todos os tokens dele param de funcionar imediatamente."
+ ],
+ "oauthApps.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "oauthApps.done": [
+  "Concluído"
+ ],
+ "oauthApps.edit": [
+  "Editar"
+ ],
+ "oauthApps.editNamed": [
+  "Editar ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "credenciais do cliente"
+ ],
+ "oauthApps.grantRefresh": [
+  "renovação"
+ ],
+ "oauthApps.grantSignIn": [
+  "login"
+ ],
+ "oauthApps.intro": [
+  "Apps que fazem login dos seus usuários com este projeto (“Entrar com …”) e máquinas que obtêm tokens com credenciais do cliente."
+ ],
+ "oauthApps.issuer": [
+  "Emissor (descoberta, JWKS e endpoints abaixo dele):"
+ ],
+ "oauthApps.logoUrl": [
+  "URL do logotipo"
+ ],
+ "oauthApps.machineToMachine": [
+  "Máquina a máquina (credenciais do cliente)"
+ ],
+ "oauthApps.name": [
+  "Nome"
+ ],
+ "oauthApps.newApplication": [
+  "Novo aplicativo"
+ ],
+ "oauthApps.none": [
+  "Ainda não há aplicativos."
+ ],
+ "oauthApps.provider": [
+  "Provedor"
+ ],
+ "oauthApps.public": [
+  "público"
+ ],
+ "oauthApps.redirectUris": [
+  "URIs de redirecionamento"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "Uma por linha, comparadas exatamente (sem curingas)."
+ ],
+ "oauthApps.register": [
+  "Registrar aplicativo"
+ ],
+ "oauthApps.registerTitle": [
+  "Registrar um aplicativo"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " está registrado"
+ ],
+ "oauthApps.registeredItself": [
+  "registrado por conta própria"
+ ],
+ "oauthApps.registering": [
+  "Registrando…"
+ ],
+ "oauthApps.save": [
+  "Salvar"
+ ],
+ "oauthApps.scopes": [
+  "Escopos permitidos"
+ ],
+ "oauthApps.scopesHint": [
+  "Separados por espaços: openid, email, profile, offline_access e os da sua própria API."
+ ],
+ "oauthApps.type": [
+  "Tipo"
+ ],
+ "oauthApps.typeConfidential": [
+  "Confidencial (um servidor que guarda um segredo)"
+ ],
+ "oauthApps.typePublic": [
+  "Público (app de página única ou nativo, somente PKCE)"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " Motivo: ",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total",
@@ -1051,6 +1961,157 @@ export const messages: Messages = {
  "onboarding.requireVerification": [
   "Exigir verificação de e-mail (usuários sem e-mail principal verificado ficam restritos)"
  ],
+ "outbox.anyStatus": [
+  "Qualquer status"
+ ],
+ "outbox.cancelEmail": [
+  "Cancelar e-mail"
+ ],
+ "outbox.changeEmail": [
+  "Alterar o e-mail"
+ ],
+ "outbox.content": [
+  "Conteúdo"
+ ],
+ "outbox.delivery": [
+  "Entrega"
+ ],
+ "outbox.deliveryDescription": [
+  "E-mails enviados por este projeto. Devoluções e denúncias de spam não são recebidas de servidores SMTP."
+ ],
+ "outbox.due": [
+  "Previsto"
+ ],
+ "outbox.dueOrSent": [
+  "Previsto ou enviado"
+ ],
+ "outbox.emailContent": [
+  "Conteúdo do e-mail"
+ ],
+ "outbox.empty": [
+  "A caixa de saída está vazia."
+ ],
+ "outbox.error": [
+  "Erro"
+ ],
+ "outbox.kind": [
+  "Tipo"
+ ],
+ "outbox.last30Days": [
+  "Últimos 30 dias"
+ ],
+ "outbox.lastDay": [
+  "Último dia"
+ ],
+ "outbox.lastError": [
+  "Último erro: ",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "Última hora"
+ ],
+ "outbox.lastWeek": [
+  "Última semana"
+ ],
+ "outbox.noContent": [
+  "Sem conteúdo."
+ ],
+ "outbox.noSubject": [
+  "(sem assunto)"
+ ],
+ "outbox.noneSent": [
+  "Nenhum e-mail enviado ainda."
+ ],
+ "outbox.noneWithStatus": [
+  "Nenhum e-mail com status “",
+  [
+   "status"
+  ],
+  "”."
+ ],
+ "outbox.notEditable": [
+  "Um e-mail em envio ou já enviado não pode ser alterado."
+ ],
+ "outbox.notRendered": [
+  "Ainda não renderizado: ele é renderizado a partir do modelo no envio, a menos que você escreva o HTML aqui."
+ ],
+ "outbox.note": [
+  "Observação"
+ ],
+ "outbox.outbox": [
+  "Caixa de saída"
+ ],
+ "outbox.outboxDescription": [
+  "Cada e-mail do projeto, os mais novos primeiro: na fila, enviando, enviado, com falha ou ignorado com o motivo."
+ ],
+ "outbox.pagerLabel": [
+  "Páginas da caixa de saída"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  "/s"
+ ],
+ "outbox.plainText": [
+  "Texto simples (opcional)"
+ ],
+ "outbox.rate": [
+  "Taxa, último minuto"
+ ],
+ "outbox.saveChanges": [
+  "Salvar alterações"
+ ],
+ "outbox.sendNow": [
+  "Enviar agora"
+ ],
+ "outbox.sent": [
+  "Enviados"
+ ],
+ "outbox.sentAt": [
+  "Enviado em"
+ ],
+ "outbox.sentDescription": [
+  "Os 100 e-mails mais recentes enviados ou tentados, os mais novos primeiro; um e-mail ainda não enviado mostra o último erro."
+ ],
+ "outbox.sentEmails": [
+  "E-mails enviados"
+ ],
+ "outbox.sentTerm": [
+  "Enviado"
+ ],
+ "outbox.skipped": [
+  "Ignorado: ",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "Situação"
+ ],
+ "outbox.statusFailed": [
+  "com falha"
+ ],
+ "outbox.statusQueued": [
+  "na fila"
+ ],
+ "outbox.statusSending": [
+  "enviando"
+ ],
+ "outbox.statusSent": [
+  "enviado"
+ ],
+ "outbox.statusSkipped": [
+  "ignorado"
+ ],
+ "outbox.subject": [
+  "Assunto"
+ ],
+ "outbox.to": [
+  "Para"
+ ],
  "overview.activeUsers": [
   "Usuários ativos"
  ],
@@ -1107,6 +2168,392 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "Usuários por método de cadastro"
+ ],
+ "pager.first": [
+  "Primeira página"
+ ],
+ "pager.next": [
+  "Próxima página"
+ ],
+ "pager.previous": [
+  "Página anterior"
+ ],
+ "payments.addAProduct": [
+  "Adicionar um produto"
+ ],
+ "payments.addAProductLine": [
+  "Adicionar uma linha de produtos"
+ ],
+ "payments.addAnItem": [
+  "Adicionar um item"
+ ],
+ "payments.addItem": [
+  "Adicionar item"
+ ],
+ "payments.addLine": [
+  "Adicionar linha de produtos"
+ ],
+ "payments.addProduct": [
+  "Adicionar produto"
+ ],
+ "payments.amount": [
+  "Valor"
+ ],
+ "payments.any": [
+  "Qualquer"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  " (como agora)"
+ ],
+ "payments.billing": [
+  "Cobrança"
+ ],
+ "payments.billingMonth": [
+  "Todo mês"
+ ],
+ "payments.billingWeek": [
+  "Toda semana"
+ ],
+ "payments.billingYear": [
+  "Todo ano"
+ ],
+ "payments.blockNewPurchases": [
+  "Bloquear novas compras"
+ ],
+ "payments.cancelEditing": [
+  "Cancelar edição"
+ ],
+ "payments.chargesEnabled": [
+  "Cobranças habilitadas"
+ ],
+ "payments.continueOnStripe": [
+  "continuar no Stripe"
+ ],
+ "payments.continueOnboarding": [
+  "Continuar o cadastro"
+ ],
+ "payments.currency": [
+  "Moeda"
+ ],
+ "payments.customer": [
+  "Um cliente"
+ ],
+ "payments.customerDescription": [
+  "O id de um usuário ou equipe (da página dele) ou o seu próprio id de um cliente personalizado."
+ ],
+ "payments.customerId": [
+  "Id do cliente"
+ ],
+ "payments.customerType": [
+  "Tipo de cliente"
+ ],
+ "payments.customerTypeCustom": [
+  "personalizado"
+ ],
+ "payments.customerTypeOf": [
+  "Tipo do cliente"
+ ],
+ "payments.customerTypeTeam": [
+  "equipe"
+ ],
+ "payments.customerTypeUser": [
+  "usuário"
+ ],
+ "payments.delete": [
+  "Excluir"
+ ],
+ "payments.deleteExplained": [
+  "Os clientes que o possuem mantêm o que compraram; ele não pode mais ser comprado, concedido nem incluído."
+ ],
+ "payments.deleteItem": [
+  "Excluir item"
+ ],
+ "payments.deleteItemNamed": [
+  "Excluir o item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "Excluir o item ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteLine": [
+  "Excluir linha de produtos"
+ ],
+ "payments.deleteLineNamed": [
+  "Excluir a linha de produtos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "Excluir a linha de produtos ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.deleteProduct": [
+  "Excluir produto"
+ ],
+ "payments.deleteProductNamed": [
+  "Excluir o produto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "Excluir o produto ",
+  [
+   "id"
+  ],
+  "?"
+ ],
+ "payments.detailsSubmitted": [
+  "Dados enviados"
+ ],
+ "payments.edit": [
+  "Editar"
+ ],
+ "payments.editItemNamed": [
+  "Editar o item ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "Editar a linha de produtos ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "Editar o produto ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo dia"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " dias"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo mês"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " meses"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "toda semana"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " semanas"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "todo ano"
+    ],
+    "other": [
+     "a cada ",
+     "#",
+     " anos"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "O formulário mostra um preço deste produto e seu primeiro item incluído; os outros preços e itens ficam como estão."
+ ],
+ "payments.free": [
+  "Gratuito, incluído por padrão"
+ ],
+ "payments.id": [
+  "Identificador"
+ ],
+ "payments.includedByDefault": [
+  "Incluído por padrão"
+ ],
+ "payments.includedItem": [
+  "Item incluído"
+ ],
+ "payments.includes": [
+  "inclui ",
+  [
+   "quantity"
+  ],
+  " ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "Nome do item"
+ ],
+ "payments.items": [
+  "Itens"
+ ],
+ "payments.itemsDescription": [
+  "O que os clientes têm em quantidade (créditos, vagas); os produtos os incluem."
+ ],
+ "payments.lineBadge": [
+  "linha ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "Tipo de cliente da linha"
+ ],
+ "payments.lineName": [
+  "Nome da linha"
+ ],
+ "payments.mode": [
+  "Modo"
+ ],
+ "payments.modeDescription": [
+  "No modo de teste as compras passam pelo checkout de teste da plataforma (nenhum cartão é cobrado). Bloquear novas compras mantém o que os clientes possuem."
+ ],
+ "payments.no": [
+  "não"
+ ],
+ "payments.noItems": [
+  "Ainda não há itens."
+ ],
+ "payments.noProductLines": [
+  "Ainda não há linhas de produtos."
+ ],
+ "payments.noProducts": [
+  "Ainda não há produtos."
+ ],
+ "payments.none": [
+  "Nenhuma"
+ ],
+ "payments.onboardingReady": [
+  "Link de cadastro pronto:"
+ ],
+ "payments.once": [
+  "uma vez"
+ ],
+ "payments.oneTime": [
+  "Pagamento único"
+ ],
+ "payments.payoutsEnabled": [
+  "Repasses habilitados"
+ ],
+ "payments.price": [
+  "Preço"
+ ],
+ "payments.priceId": [
+  "Id do preço"
+ ],
+ "payments.priceToEdit": [
+  "Preço a editar"
+ ],
+ "payments.productCustomerType": [
+  "Tipo de cliente do produto"
+ ],
+ "payments.productLine": [
+  "Linha de produtos"
+ ],
+ "payments.productLines": [
+  "Linhas de produtos"
+ ],
+ "payments.productLinesDescription": [
+  "Um cliente possui no máximo um produto de uma linha (planos: Free, Pro, Max); comprar outro faz a troca."
+ ],
+ "payments.productName": [
+  "Nome do produto"
+ ],
+ "payments.products": [
+  "Produtos"
+ ],
+ "payments.productsDescription": [
+  "O que os clientes compram ou recebem: preços por moeda e intervalo, e os itens incluídos."
+ ],
+ "payments.quantityIncluded": [
+  "Quantidade incluída"
+ ],
+ "payments.refreshStatus": [
+  "Atualizar status"
+ ],
+ "payments.saveItem": [
+  "Salvar item"
+ ],
+ "payments.saveLine": [
+  "Salvar linha de produtos"
+ ],
+ "payments.saveProduct": [
+  "Salvar produto"
+ ],
+ "payments.setUpStripe": [
+  "Configurar o Stripe"
+ ],
+ "payments.showCustomer": [
+  "Mostrar cliente"
+ ],
+ "payments.stackable": [
+  "Acumulável (comprado mais de uma vez)"
+ ],
+ "payments.stripeAccount": [
+  "Conta"
+ ],
+ "payments.stripeDescription": [
+  "Fora do modo de teste os clientes pagam pela conta Stripe do próprio projeto, conectada aqui com o cadastro do Stripe."
+ ],
+ "payments.stripeNotConnected": [
+  "Não conectado: nenhuma conta Stripe está conectada a este projeto ainda."
+ ],
+ "payments.testMode": [
+  "Modo de teste"
+ ],
+ "payments.transactions": [
+  "Transações"
+ ],
+ "payments.yes": [
+  "sim"
  ],
  "permissions.actions": [
   "Ações"
@@ -1220,6 +2667,175 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "Projetos"
+ ],
+ "sendDraft.allUsers": [
+  "Todos os usuários"
+ ],
+ "sendDraft.confirmTitle": [
+  "Enviar este rascunho?"
+ ],
+ "sendDraft.everyUserGets": [
+  "Todos os usuários do projeto recebem este e-mail."
+ ],
+ "sendDraft.lastSent": [
+  "Último envio em ",
+  [
+   "date"
+  ],
+  ". Salve suas alterações antes de enviar."
+ ],
+ "sendDraft.recipients": [
+  "Destinatários"
+ ],
+ "sendDraft.saveFirst": [
+  "Salve suas alterações antes de enviar."
+ ],
+ "sendDraft.send": [
+  "Enviar"
+ ],
+ "sendDraft.sendEllipsis": [
+  "Enviar…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "Enviado para ",
+     "#",
+     " usuário (usuários que desativaram este tipo de e-mail são ignorados)."
+    ],
+    "other": [
+     "Enviado para ",
+     "#",
+     " usuários (usuários que desativaram este tipo de e-mail são ignorados)."
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "Assunto"
+ ],
+ "sendDraft.subjectHint": [
+  "Deixe vazio para usar o assunto do rascunho."
+ ],
+ "sendDraft.theseUsers": [
+  "Estes usuários"
+ ],
+ "sendDraft.title": [
+  "Envio"
+ ],
+ "sendDraft.userIds": [
+  "Ids de usuário"
+ ],
+ "sendDraft.userIdsHint": [
+  "Separados por vírgulas ou espaços."
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "one": [
+     "#",
+     " usuário recebe este e-mail."
+    ],
+    "other": [
+     "#",
+     " usuários recebem este e-mail."
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "Nome do projeto para confirmar"
+ ],
+ "settings.dangerDescription": [
+  "Excluir o projeto exclui seus usuários, equipes, chaves e configurações. Não pode ser desfeito."
+ ],
+ "settings.dangerZone": [
+  "Zona de perigo"
+ ],
+ "settings.deleteExplained": [
+  "Tudo no projeto é excluído. Digite o nome do projeto para confirmar."
+ ],
+ "settings.deleteForever": [
+  "Excluir para sempre"
+ ],
+ "settings.deleteProject": [
+  "Excluir projeto"
+ ],
+ "settings.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "settings.description": [
+  "Descrição"
+ ],
+ "settings.general": [
+  "Geral"
+ ],
+ "settings.logoDarkFull": [
+  "Logotipo completo para o modo escuro"
+ ],
+ "settings.logoDarkSquare": [
+  "Logotipo para o modo escuro (quadrado)"
+ ],
+ "settings.logoFull": [
+  "Logotipo completo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… ou data:image/…"
+ ],
+ "settings.logoPreview": [
+  "Prévia: ",
+  [
+   "label"
+  ]
+ ],
+ "settings.logoSquare": [
+  "Logotipo (quadrado)"
+ ],
+ "settings.newOwnerTeam": [
+  "Nova equipe proprietária"
+ ],
+ "settings.projectId": [
+  "Id do projeto"
+ ],
+ "settings.projectName": [
+  "Nome do projeto"
+ ],
+ "settings.save": [
+  "Salvar"
+ ],
+ "settings.saved": [
+  "Salvo."
+ ],
+ "settings.saving": [
+  "Salvando…"
+ ],
+ "settings.teamNotIn": [
+  "uma equipe da qual você não faz parte"
+ ],
+ "settings.transfer": [
+  "Transferir"
+ ],
+ "settings.transferDescription": [
+  "Pertence a ",
+  [
+   "owner"
+  ],
+  ". Mova-o para outra das suas equipes."
+ ],
+ "settings.transferred": [
+  "Transferido."
+ ],
+ "settings.transferring": [
+  "Transferindo…"
  ],
  "shell.allProjects": [
   "Todos os projetos"
@@ -2062,5 +3678,282 @@ export const messages: Messages = {
  ],
  "users.user": [
   "Usuário"
+ ],
+ "webhookLog.actions": [
+  "Ações"
+ ],
+ "webhookLog.allEndpoints": [
+  "Todos os endpoints"
+ ],
+ "webhookLog.attempts": [
+  "Tentativas"
+ ],
+ "webhookLog.deliveries": [
+  "Entregas"
+ ],
+ "webhookLog.description": [
+  "Os 100 mais recentes, os mais novos primeiro. Tentativas com falha são repetidas após 5 s, 5 min, 30 min, 2 h, 5 h e depois a cada 10 h (12 tentativas); um reenvio envia a mensagem novamente com o mesmo webhook-id."
+ ],
+ "webhookLog.disabled": [
+  "desativado"
+ ],
+ "webhookLog.event": [
+  "Evento"
+ ],
+ "webhookLog.lastAnswer": [
+  "Última resposta"
+ ],
+ "webhookLog.latency": [
+  "Latência"
+ ],
+ "webhookLog.messages": [
+  "Mensagens"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " ms"
+ ],
+ "webhookLog.none": [
+  "Ainda não há entregas."
+ ],
+ "webhookLog.replay": [
+  "Reenviar"
+ ],
+ "webhookLog.replayNamed": [
+  "Reenviar ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "Reenviando…"
+ ],
+ "webhookLog.response": [
+  "Resposta"
+ ],
+ "webhookLog.status": [
+  "Situação"
+ ],
+ "webhookPortal.copyToken": [
+  "Copiar o token do portal"
+ ],
+ "webhookPortal.copyUrl": [
+  "Copiar a URL da API de endpoints"
+ ],
+ "webhookPortal.create": [
+  "Criar token do portal"
+ ],
+ "webhookPortal.createAnother": [
+  "Criar outro token do portal"
+ ],
+ "webhookPortal.creating": [
+  "Criando…"
+ ],
+ "webhookPortal.description": [
+  "Um token para gerenciar os endpoints de webhooks deste projeto (listar, adicionar, editar, testar, log de entregas) e nada mais, válido por uma hora: entregue-o a quem cuida do lado receptor, em vez de uma chave de administrador."
+ ],
+ "webhookPortal.endpointsApi": [
+  "API de endpoints"
+ ],
+ "webhookPortal.hide": [
+  "Ocultar o token"
+ ],
+ "webhookPortal.howToSend": [
+  "Envie-o como chave de administrador com o id do projeto:"
+ ],
+ "webhookPortal.oneHour": [
+  "uma hora (até cerca de ",
+  [
+   "time"
+  ],
+  ")"
+ ],
+ "webhookPortal.othersRefuse": [
+  "As demais operações de administração o recusam."
+ ],
+ "webhookPortal.title": [
+  "Acesso ao portal"
+ ],
+ "webhookPortal.token": [
+  "Token do portal"
+ ],
+ "webhookPortal.tokenTerm": [
+  "Valor do token"
+ ],
+ "webhookPortal.validFor": [
+  "Válido por"
+ ],
+ "webhooks.add": [
+  "Adicionar endpoint"
+ ],
+ "webhooks.addDescription": [
+  "Cada evento do projeto (usuários, equipes, associações, permissões, e-mails, pagamentos) é enviado ao endpoint, assinado conforme o Standard Webhooks com seu próprio segredo whsec_. Endereços privados e de loopback são recusados, a menos que o projeto permita localhost."
+ ],
+ "webhooks.addTitle": [
+  "Adicionar um endpoint"
+ ],
+ "webhooks.adding": [
+  "Adicionando…"
+ ],
+ "webhooks.copiedIt": [
+  "Já copiei"
+ ],
+ "webhooks.copySecretNow": [
+  "Copie agora o segredo de assinatura"
+ ],
+ "webhooks.createdAt": [
+  "criado em ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "Excluir"
+ ],
+ "webhooks.deleteConfirm": [
+  "Excluir endpoint"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " não recebe mais mensagens; as entregas pendentes e o log de entregas são removidos."
+ ],
+ "webhooks.deleteNamed": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "Excluir este endpoint?"
+ ],
+ "webhooks.deliveryLog": [
+  "Log de entregas"
+ ],
+ "webhooks.description": [
+  "Descrição"
+ ],
+ "webhooks.disabledFailing": [
+  "Desativado: as entregas falharam por 5 dias. Ative-o quando o receptor voltar a funcionar."
+ ],
+ "webhooks.edit": [
+  "Editar"
+ ],
+ "webhooks.editNamed": [
+  "Editar ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "Ativado: ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "URL do endpoint"
+ ],
+ "webhooks.endpoints": [
+  "Pontos de extremidade"
+ ],
+ "webhooks.eventTypes": [
+  "Tipos de evento"
+ ],
+ "webhooks.eventTypesHint": [
+  "Separados por vírgulas, ex. user.created, team.created; vazio: todos os eventos."
+ ],
+ "webhooks.everyEventType": [
+  "todos os tipos de evento"
+ ],
+ "webhooks.listLabel": [
+  "Endpoints de webhooks"
+ ],
+ "webhooks.newDescription": [
+  "Nova descrição"
+ ],
+ "webhooks.newEventTypes": [
+  "Novos tipos de evento"
+ ],
+ "webhooks.newEventTypesHint": [
+  "Separados por vírgulas; vazio: todos os eventos."
+ ],
+ "webhooks.newUrl": [
+  "Nova URL"
+ ],
+ "webhooks.noAnswer": [
+  "sem resposta"
+ ],
+ "webhooks.none": [
+  "Ainda não há endpoints."
+ ],
+ "webhooks.previousSecretUntil": [
+  "o segredo anterior assina até ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "O novo segredo assina imediatamente; o atual continua assinando junto por 24 horas, para que o receptor possa trocar."
+ ],
+ "webhooks.rotateSecret": [
+  "Rotacionar segredo"
+ ],
+ "webhooks.rotateSecretOf": [
+  "Rotacionar o segredo de ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.rotateTitle": [
+  "Rotacionar o segredo de assinatura?"
+ ],
+ "webhooks.save": [
+  "Salvar endpoint"
+ ],
+ "webhooks.saving": [
+  "Salvando…"
+ ],
+ "webhooks.secretExplained": [
+  "O receptor em ",
+  [
+   "url"
+  ],
+  " verifica cada mensagem com ele (ex. ",
+  [
+   "example"
+  ],
+  " do pacote standardwebhooks). Ele não é exibido novamente aqui; rotacione-o para obter um novo."
+ ],
+ "webhooks.sendTest": [
+  "Enviar teste"
+ ],
+ "webhooks.sendTestTo": [
+  "Enviar teste para ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.sending": [
+  "Enviando…"
+ ],
+ "webhooks.signingSecret": [
+  "Segredo de assinatura"
+ ],
+ "webhooks.testAccepted": [
+  "A mensagem de teste foi aceita."
+ ],
+ "webhooks.testFailed": [
+  "A mensagem de teste falhou: ",
+  [
+   "reason"
+  ]
  ]
 };

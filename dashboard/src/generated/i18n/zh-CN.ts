@@ -4,6 +4,48 @@
 import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
+ "aiChat.answered": [
+  "助手已回答。"
+ ],
+ "aiChat.ask": [
+  "向助手提问"
+ ],
+ "aiChat.assistant": [
+  "助手"
+ ],
+ "aiChat.conversation": [
+  "对话"
+ ],
+ "aiChat.description": [
+  "就这封邮件向 AI 助手提问；它能看到对话以及编辑器中当前的源代码。"
+ ],
+ "aiChat.loading": [
+  "正在加载对话…"
+ ],
+ "aiChat.newConversation": [
+  "新对话"
+ ],
+ "aiChat.none": [
+  "还没有消息。"
+ ],
+ "aiChat.send": [
+  "发送"
+ ],
+ "aiChat.sendHint": [
+  "按 Ctrl+Enter（⌘+Enter）发送。"
+ ],
+ "aiChat.useCode": [
+  "在编辑器中使用代码 ",
+  [
+   "n"
+  ]
+ ],
+ "aiChat.waiting": [
+  "正在等待回答…"
+ ],
+ "aiChat.you": [
+  "你"
+ ],
  "apiKeys.admin": [
   "超级私密管理密钥"
  ],
@@ -110,6 +152,84 @@ export const messages: Messages = {
    "count"
   ],
   " 年"
+ ],
+ "auditLog.action": [
+  "操作"
+ ],
+ "auditLog.actor": [
+  "执行者"
+ ],
+ "auditLog.actorAdmin": [
+  "管理员"
+ ],
+ "auditLog.actorAnonymous": [
+  "匿名"
+ ],
+ "auditLog.actorId": [
+  "执行者 ID"
+ ],
+ "auditLog.actorScim": [
+  "SCIM 目录"
+ ],
+ "auditLog.actorServer": [
+  "服务器"
+ ],
+ "auditLog.actorSsoSetup": [
+  "SSO 设置链接"
+ ],
+ "auditLog.actorSystem": [
+  "系统"
+ ],
+ "auditLog.actorUser": [
+  "用户"
+ ],
+ "auditLog.description": [
+  "安全和管理事件，最新的在前，每条都在其记录的更改所在的事务中写入。"
+ ],
+ "auditLog.details": [
+  "详情"
+ ],
+ "auditLog.entries": [
+  "条目"
+ ],
+ "auditLog.export": [
+  "导出 ",
+  [
+   "format"
+  ]
+ ],
+ "auditLog.filter": [
+  "筛选"
+ ],
+ "auditLog.filters": [
+  "审计日志筛选条件"
+ ],
+ "auditLog.ipAddress": [
+  "IP 地址"
+ ],
+ "auditLog.none": [
+  "还没有条目。"
+ ],
+ "auditLog.noneMatch": [
+  "没有匹配的条目。"
+ ],
+ "auditLog.pagerLabel": [
+  "审计日志的页面"
+ ],
+ "auditLog.tableLabel": [
+  "审计日志条目"
+ ],
+ "auditLog.target": [
+  "目标"
+ ],
+ "auditLog.targetId": [
+  "目标 ID"
+ ],
+ "auditLog.teamId": [
+  "团队 ID"
+ ],
+ "auditLog.time": [
+  "时间"
  ],
  "auth.addProvider": [
   "添加提供方"
@@ -451,6 +571,201 @@ export const messages: Messages = {
  "common.working": [
   "处理中…"
  ],
+ "config.discard": [
+  "放弃更改"
+ ],
+ "config.effective": [
+  "生效配置"
+ ],
+ "config.effectiveDescription": [
+  "应用覆盖后的默认值：每项设置、它的值及其来源。"
+ ],
+ "config.effectiveWhat": [
+  "生效配置"
+ ],
+ "config.filter": [
+  "筛选设置"
+ ],
+ "config.from": [
+  "来源"
+ ],
+ "config.fromDefault": [
+  "默认"
+ ],
+ "config.fromOverride": [
+  "覆盖"
+ ],
+ "config.level": [
+  "级别"
+ ],
+ "config.levelBranch": [
+  "分支"
+ ],
+ "config.levelEnvironment": [
+  "环境"
+ ],
+ "config.levelProject": [
+  "项目"
+ ],
+ "config.noMatch": [
+  "没有与“",
+  [
+   "filter"
+  ],
+  "”匹配的设置。"
+ ],
+ "config.otherKeys": [
+  "其他键"
+ ],
+ "config.otherKeysHint": [
+  "以点分隔的路径，用逗号或空格分隔（auth.oauth.providers.github）。"
+ ],
+ "config.override": [
+  "覆盖"
+ ],
+ "config.overrideBranch": [
+  "覆盖（分支级别）"
+ ],
+ "config.overrideDescription": [
+  "项目在默认值之上设置的内容，以 JSON 表示（允许点分键）。Gatehouse 每个项目只保留一个覆盖：项目、分支和环境级别都显示并编辑同一个。"
+ ],
+ "config.overrideEnvironment": [
+  "覆盖（环境级别）"
+ ],
+ "config.overrideProject": [
+  "覆盖（项目级别）"
+ ],
+ "config.resetCount": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "重置 ",
+     "#",
+     " 个键"
+    ]
+   }
+  ]
+ ],
+ "config.resetDone": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "已重置 ",
+     "#",
+     " 个键。"
+    ]
+   }
+  ]
+ ],
+ "config.resetExplained": [
+  "所选路径（及其下级）的设置恢复为默认值。"
+ ],
+ "config.resetKeys": [
+  "重置键"
+ ],
+ "config.resetOnlyBelow": [
+  "只有在分支和环境级别才能重置键。"
+ ],
+ "config.resetting": [
+  "正在重置…"
+ ],
+ "config.saveOverride": [
+  "保存覆盖"
+ ],
+ "config.saved": [
+  "覆盖已保存。"
+ ],
+ "config.secretHidden": [
+  "••••••（见覆盖）"
+ ],
+ "config.setsNothing": [
+  "覆盖未设置任何内容。"
+ ],
+ "config.setting": [
+  "设置"
+ ],
+ "config.source": [
+  "来源"
+ ],
+ "config.sourceDescription": [
+  "覆盖的来源。在链接期间此处所做的编辑会被下一次推送覆盖。"
+ ],
+ "config.sourceGithub": [
+  "从 GitHub 推送：",
+  [
+   "repo"
+  ],
+  "，分支 ",
+  [
+   "branch"
+  ],
+  "，提交 ",
+  [
+   "commit"
+  ],
+  "，文件 ",
+  [
+   "file"
+  ],
+  "。"
+ ],
+ "config.sourceGithubWorkflow": [
+  "从 GitHub 推送：",
+  [
+   "repo"
+  ],
+  "，分支 ",
+  [
+   "branch"
+  ],
+  "，提交 ",
+  [
+   "commit"
+  ],
+  "，文件 ",
+  [
+   "file"
+  ],
+  "，工作流 ",
+  [
+   "workflow"
+  ],
+  "。"
+ ],
+ "config.sourceUnknown": [
+  "由未说明来源的工具推送。"
+ ],
+ "config.sourceUnlinked": [
+  "未链接：覆盖在此处或通过 API 编辑。"
+ ],
+ "config.sourceWhat": [
+  "配置来源"
+ ],
+ "config.unlink": [
+  "取消链接"
+ ],
+ "config.unlinkExplained": [
+  "覆盖保持不变；控制台不再显示其来源。"
+ ],
+ "config.unlinkTitle": [
+  "取消配置与其来源的链接？"
+ ],
+ "config.value": [
+  "值"
+ ],
+ "config.whatBranch": [
+  "分支覆盖"
+ ],
+ "config.whatEnvironment": [
+  "环境覆盖"
+ ],
+ "config.whatProject": [
+  "项目覆盖"
+ ],
  "connect.copyCode": [
   "复制 ",
   [
@@ -529,7 +844,85 @@ export const messages: Messages = {
   "复制"
  ],
  "copy.refused": [
-  "浏览器不允许复制:请选中后手动复制。"
+  "浏览器不允许复制：请选中后手动复制。"
+ ],
+ "dataVault.add": [
+  "添加存储"
+ ],
+ "dataVault.addDescription": [
+  "存储按键保存值，并加密两次：在离开你的服务器前由服务器 SDK 用你的密钥加密（PBKDF2 + AES-GCM），存储时再用从平台密钥派生的密钥加密一次。"
+ ],
+ "dataVault.addTitle": [
+  "添加存储"
+ ],
+ "dataVault.displayName": [
+  "显示名称"
+ ],
+ "dataVault.displayNameOf": [
+  [
+   "id"
+  ],
+  " 的显示名称"
+ ],
+ "dataVault.idExists": [
+  "ID 为 ",
+  [
+   "id"
+  ],
+  " 的存储已存在。"
+ ],
+ "dataVault.idHint": [
+  "字母、数字、- 和 _；SDK 用它来指定存储。"
+ ],
+ "dataVault.idInvalid": [
+  "请使用 1 到 63 个字母、数字、- 或 _。"
+ ],
+ "dataVault.none": [
+  "还没有存储。"
+ ],
+ "dataVault.remove": [
+  "移除"
+ ],
+ "dataVault.removeConfirm": [
+  "移除存储"
+ ],
+ "dataVault.removeExplained": [
+  "在重新添加之前，读取或写入 ",
+  [
+   "id"
+  ],
+  " 会返回存储不存在；加密的值仍保留在数据库中，并会随它一起恢复。"
+ ],
+ "dataVault.removeNamed": [
+  "移除 ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.removeTitle": [
+  "移除存储 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "dataVault.rename": [
+  "重命名"
+ ],
+ "dataVault.renameNamed": [
+  "重命名 ",
+  [
+   "id"
+  ]
+ ],
+ "dataVault.storeId": [
+  "存储 ID"
+ ],
+ "dataVault.stores": [
+  "存储"
+ ],
+ "dataVault.useTitle": [
+  "使用存储"
  ],
  "domains.add": [
   "添加域名"
@@ -584,6 +977,358 @@ export const messages: Messages = {
  ],
  "domains.turnOnProduction": [
   "开启生产模式"
+ ],
+ "emailDelete.delete": [
+  "删除"
+ ],
+ "emailDelete.deleteDraft": [
+  "删除草稿"
+ ],
+ "emailDelete.deleteDraftTitle": [
+  "删除草稿 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.deleteTemplate": [
+  "删除模板"
+ ],
+ "emailDelete.deleteTemplateTitle": [
+  "删除模板 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.deleteTheme": [
+  "删除主题"
+ ],
+ "emailDelete.deleteThemeTitle": [
+  "删除主题 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "emailDelete.draftConsequence": [
+  [
+   "name"
+  ],
+  " 将被永久删除；已从它发送的邮件仍保留在已发送列表中。"
+ ],
+ "emailDelete.reset": [
+  "重置"
+ ],
+ "emailDelete.resetNamed": [
+  "重置 ",
+  [
+   "name"
+  ]
+ ],
+ "emailDelete.resetTemplate": [
+  "重置模板"
+ ],
+ "emailDelete.resetTemplateTitle": [
+  "将 ",
+  [
+   "name"
+  ],
+  " 重置为内置模板？"
+ ],
+ "emailDelete.resetTheme": [
+  "重置主题"
+ ],
+ "emailDelete.resetThemeTitle": [
+  "将 ",
+  [
+   "name"
+  ],
+  " 重置为内置主题？"
+ ],
+ "emailDelete.selectedThemeConsequence": [
+  [
+   "name"
+  ],
+  " 是项目邮件的主题：将由 Default Light 取代。指定了它的模板和草稿将使用项目的主题。"
+ ],
+ "emailDelete.templateConsequence": [
+  [
+   "name"
+  ],
+  " 将被删除；此后按 ID 发送会失败。"
+ ],
+ "emailDelete.templateResetConsequence": [
+  "你对 ",
+  [
+   "name"
+  ],
+  " 的修改将被丢弃：平台将重新发送内置版本。"
+ ],
+ "emailDelete.themeConsequence": [
+  "指定了 ",
+  [
+   "name"
+  ],
+  " 的模板和草稿将使用项目的主题。"
+ ],
+ "emailDelete.themeResetConsequence": [
+  "你对 ",
+  [
+   "name"
+  ],
+  " 的修改将被丢弃，并重新使用其内置源代码。"
+ ],
+ "emailEditor.allEmails": [
+  "所有邮件"
+ ],
+ "emailEditor.backToEmails": [
+  "返回邮件"
+ ],
+ "emailEditor.draftTitle": [
+  "草稿：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.fixSource": [
+  "修正源代码后才能编辑其文本。"
+ ],
+ "emailEditor.goToLine": [
+  "转到第 ",
+  [
+   "line"
+  ],
+  " 行"
+ ],
+ "emailEditor.lineNumber": [
+  "（第 ",
+  [
+   "line"
+  ],
+  " 行）"
+ ],
+ "emailEditor.name": [
+  "名称"
+ ],
+ "emailEditor.noSuchTemplate": [
+  "没有这个模板"
+ ],
+ "emailEditor.noText": [
+  "此源代码没有静态文本。"
+ ],
+ "emailEditor.noTheme": [
+  "无主题"
+ ],
+ "emailEditor.noVariables": [
+  "此模板不读取变量。"
+ ],
+ "emailEditor.position": [
+  "第 ",
+  [
+   "line"
+  ],
+  " 行，第 ",
+  [
+   "column"
+  ],
+  " 列："
+ ],
+ "emailEditor.preview": [
+  "预览"
+ ],
+ "emailEditor.previewFrame": [
+  "邮件预览"
+ ],
+ "emailEditor.projectTheme": [
+  "项目的主题"
+ ],
+ "emailEditor.readingTexts": [
+  "正在读取文本…"
+ ],
+ "emailEditor.rendering": [
+  "正在渲染…"
+ ],
+ "emailEditor.source": [
+  "源代码（TSX）"
+ ],
+ "emailEditor.subject": [
+  "主题：",
+  [
+   "subject"
+  ]
+ ],
+ "emailEditor.templateTitle": [
+  "模板：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.textNumber": [
+  "文本 ",
+  [
+   "n"
+  ]
+ ],
+ "emailEditor.texts": [
+  "文本"
+ ],
+ "emailEditor.theme": [
+  "主题"
+ ],
+ "emailEditor.themeTitle": [
+  "主题：",
+  [
+   "name"
+  ]
+ ],
+ "emailEditor.variables": [
+  "变量"
+ ],
+ "emailEditor.variablesExplained": [
+  "预览使用模板的 ",
+  [
+   "preview"
+  ],
+  "；邮件获得发送时给出的变量，以及 ",
+  [
+   "user"
+  ],
+  " 和 ",
+  [
+   "project"
+  ],
+  "。"
+ ],
+ "emailServer.description": [
+  "共享服务器以内置外观发送平台自身的邮件；编辑模板和发送邮件需要你自己的 SMTP 服务器。"
+ ],
+ "emailServer.host": [
+  "SMTP 主机"
+ ],
+ "emailServer.noReason": [
+  "未给出原因"
+ ],
+ "emailServer.own": [
+  "自己的 SMTP 服务器"
+ ],
+ "emailServer.password": [
+  "SMTP 密码"
+ ],
+ "emailServer.port": [
+  "SMTP 端口"
+ ],
+ "emailServer.save": [
+  "保存邮件服务器"
+ ],
+ "emailServer.saved": [
+  "邮件服务器已保存。"
+ ],
+ "emailServer.sendTest": [
+  "发送测试邮件"
+ ],
+ "emailServer.senderEmail": [
+  "发件人邮箱"
+ ],
+ "emailServer.senderName": [
+  "发件人名称"
+ ],
+ "emailServer.server": [
+  "服务器"
+ ],
+ "emailServer.shared": [
+  "共享服务器"
+ ],
+ "emailServer.testForm": [
+  "发送一封测试邮件"
+ ],
+ "emailServer.testRecipient": [
+  "测试邮件收件人"
+ ],
+ "emailServer.testRefused": [
+  "服务器拒绝了它：",
+  [
+   "reason"
+  ]
+ ],
+ "emailServer.testTaken": [
+  "服务器已接受发给 ",
+  [
+   "recipient"
+  ],
+  " 的测试邮件。"
+ ],
+ "emailServer.title": [
+  "邮件服务器"
+ ],
+ "emailServer.username": [
+  "SMTP 用户名"
+ ],
+ "emails.createDraft": [
+  "创建草稿"
+ ],
+ "emails.createTemplate": [
+  "创建模板"
+ ],
+ "emails.createTheme": [
+  "创建主题"
+ ],
+ "emails.creating": [
+  "正在创建…"
+ ],
+ "emails.drafts": [
+  "草稿"
+ ],
+ "emails.draftsDescription": [
+  "写一次、发送给部分或全部用户的邮件。"
+ ],
+ "emails.newDraftName": [
+  "新草稿名称"
+ ],
+ "emails.newTemplateName": [
+  "新模板名称"
+ ],
+ "emails.newThemeName": [
+  "新主题名称"
+ ],
+ "emails.noDrafts": [
+  "还没有草稿。"
+ ],
+ "emails.notSent": [
+  "未发送"
+ ],
+ "emails.outboxLink": [
+  "已发送邮件和发件箱"
+ ],
+ "emails.projectTheme": [
+  "项目邮件的主题"
+ ],
+ "emails.selected": [
+  "已选"
+ ],
+ "emails.sentAt": [
+  "发送于 ",
+  [
+   "date"
+  ]
+ ],
+ "emails.templates": [
+  "模板"
+ ],
+ "emails.templatesDescription": [
+  "平台自身的邮件使用对应类型的模板；修改将应用于下一封发送的邮件。"
+ ],
+ "emails.themes": [
+  "主题"
+ ],
+ "emails.themesDescription": [
+  "主题包裹每封邮件的正文（页眉、页脚、退订链接）。"
  ],
  "error.generic": [
   "出了点问题，请重试。"
@@ -973,6 +1718,163 @@ export const messages: Messages = {
  "oauthAccounts.what": [
   "OAuth 账号列表"
  ],
+ "oauthApps.allowDynamic": [
+  "允许动态客户端注册（应用和 MCP 客户端自行注册）"
+ ],
+ "oauthApps.applications": [
+  "应用"
+ ],
+ "oauthApps.clientId": [
+  "客户端 ID"
+ ],
+ "oauthApps.clientSecret": [
+  "客户端密钥"
+ ],
+ "oauthApps.confidential": [
+  "机密"
+ ],
+ "oauthApps.copyClientId": [
+  "复制客户端 ID"
+ ],
+ "oauthApps.copyClientSecret": [
+  "复制客户端密钥"
+ ],
+ "oauthApps.copySecretNow": [
+  "请立即复制客户端密钥：它只显示这一次。"
+ ],
+ "oauthApps.createdAt": [
+  "创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "oauthApps.customClaims": [
+  "自定义声明：",
+  [
+   "claims"
+  ]
+ ],
+ "oauthApps.delete": [
+  "删除"
+ ],
+ "oauthApps.deleteConfirm": [
+  "删除应用"
+ ],
+ "oauthApps.deleteExplained": [
+  "从现在起它的客户端 ID 将被拒绝，它持有的所有令牌立即失效。"
+ ],
+ "oauthApps.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "oauthApps.done": [
+  "完成"
+ ],
+ "oauthApps.edit": [
+  "编辑"
+ ],
+ "oauthApps.editNamed": [
+  "编辑 ",
+  [
+   "name"
+  ]
+ ],
+ "oauthApps.grantClientCredentials": [
+  "客户端凭据"
+ ],
+ "oauthApps.grantRefresh": [
+  "刷新"
+ ],
+ "oauthApps.grantSignIn": [
+  "登录"
+ ],
+ "oauthApps.intro": [
+  "使用此项目让用户登录的应用（“使用 … 登录”），以及通过客户端凭据获取令牌的机器。"
+ ],
+ "oauthApps.issuer": [
+  "签发者（发现、JWKS 和端点位于其下）："
+ ],
+ "oauthApps.logoUrl": [
+  "Logo URL 地址"
+ ],
+ "oauthApps.machineToMachine": [
+  "机器对机器（客户端凭据）"
+ ],
+ "oauthApps.name": [
+  "名称"
+ ],
+ "oauthApps.newApplication": [
+  "新应用"
+ ],
+ "oauthApps.none": [
+  "还没有应用。"
+ ],
+ "oauthApps.provider": [
+  "提供方"
+ ],
+ "oauthApps.public": [
+  "公开"
+ ],
+ "oauthApps.redirectUris": [
+  "重定向 URI"
+ ],
+ "oauthApps.redirectUrisHint": [
+  "每行一个，精确比较（不支持通配符）。"
+ ],
+ "oauthApps.register": [
+  "注册应用"
+ ],
+ "oauthApps.registerTitle": [
+  "注册应用"
+ ],
+ "oauthApps.registered": [
+  [
+   "name"
+  ],
+  " 已注册"
+ ],
+ "oauthApps.registeredItself": [
+  "自行注册"
+ ],
+ "oauthApps.registering": [
+  "正在注册…"
+ ],
+ "oauthApps.save": [
+  "保存"
+ ],
+ "oauthApps.scopes": [
+  "允许的范围"
+ ],
+ "oauthApps.scopesHint": [
+  "以空格分隔：openid、email、profile、offline_access，以及你的 API 自己的范围。"
+ ],
+ "oauthApps.type": [
+  "类型"
+ ],
+ "oauthApps.typeConfidential": [
+  "机密（能保管密钥的服务器）"
+ ],
+ "oauthApps.typePublic": [
+  "公开（单页或原生应用，仅 PKCE）"
+ ],
+ "oauthApps.withReason": [
+  [
+   "message"
+  ],
+  " 原因：",
+  [
+   "reason"
+  ]
+ ],
  "onboarding.affected": [
   [
    "total"
@@ -1012,6 +1914,157 @@ export const messages: Messages = {
  ],
  "onboarding.requireVerification": [
   "要求验证邮箱(没有已验证主邮箱的用户将受限)"
+ ],
+ "outbox.anyStatus": [
+  "任意状态"
+ ],
+ "outbox.cancelEmail": [
+  "取消邮件"
+ ],
+ "outbox.changeEmail": [
+  "修改邮件"
+ ],
+ "outbox.content": [
+  "内容"
+ ],
+ "outbox.delivery": [
+  "投递"
+ ],
+ "outbox.deliveryDescription": [
+  "此项目发送的邮件。不会从 SMTP 服务器接收退信和垃圾邮件举报。"
+ ],
+ "outbox.due": [
+  "预定"
+ ],
+ "outbox.dueOrSent": [
+  "预定或已发送"
+ ],
+ "outbox.emailContent": [
+  "邮件内容"
+ ],
+ "outbox.empty": [
+  "发件箱为空。"
+ ],
+ "outbox.error": [
+  "错误"
+ ],
+ "outbox.kind": [
+  "类型"
+ ],
+ "outbox.last30Days": [
+  "过去 30 天"
+ ],
+ "outbox.lastDay": [
+  "过去一天"
+ ],
+ "outbox.lastError": [
+  "最近错误：",
+  [
+   "error"
+  ]
+ ],
+ "outbox.lastHour": [
+  "过去一小时"
+ ],
+ "outbox.lastWeek": [
+  "过去一周"
+ ],
+ "outbox.noContent": [
+  "没有内容。"
+ ],
+ "outbox.noSubject": [
+  "（无主题）"
+ ],
+ "outbox.noneSent": [
+  "还没有发送任何邮件。"
+ ],
+ "outbox.noneWithStatus": [
+  "没有状态为“",
+  [
+   "status"
+  ],
+  "”的邮件。"
+ ],
+ "outbox.notEditable": [
+  "正在发送或已发送的邮件无法修改。"
+ ],
+ "outbox.notRendered": [
+  "尚未渲染：发送时会从其模板渲染，除非你在此处写入其 HTML。"
+ ],
+ "outbox.note": [
+  "备注"
+ ],
+ "outbox.outbox": [
+  "发件箱"
+ ],
+ "outbox.outboxDescription": [
+  "项目的每封邮件，最新的在前：排队中、发送中、已发送、失败，或已跳过（附原因）。"
+ ],
+ "outbox.pagerLabel": [
+  "发件箱的页面"
+ ],
+ "outbox.perSecond": [
+  [
+   "n"
+  ],
+  " 封/秒"
+ ],
+ "outbox.plainText": [
+  "纯文本（可选）"
+ ],
+ "outbox.rate": [
+  "速率（最近一分钟）"
+ ],
+ "outbox.saveChanges": [
+  "保存更改"
+ ],
+ "outbox.sendNow": [
+  "立即发送"
+ ],
+ "outbox.sent": [
+  "已发送"
+ ],
+ "outbox.sentAt": [
+  "发送时间"
+ ],
+ "outbox.sentDescription": [
+  "最近发送或尝试发送的 100 封邮件，最新的在前；尚未发送的邮件会显示其最近的错误。"
+ ],
+ "outbox.sentEmails": [
+  "已发送邮件"
+ ],
+ "outbox.sentTerm": [
+  "发送"
+ ],
+ "outbox.skipped": [
+  "已跳过：",
+  [
+   "reason"
+  ]
+ ],
+ "outbox.status": [
+  "状态"
+ ],
+ "outbox.statusFailed": [
+  "失败"
+ ],
+ "outbox.statusQueued": [
+  "排队中"
+ ],
+ "outbox.statusSending": [
+  "发送中"
+ ],
+ "outbox.statusSent": [
+  "已发送"
+ ],
+ "outbox.statusSkipped": [
+  "已跳过"
+ ],
+ "outbox.subject": [
+  "主题"
+ ],
+ "outbox.to": [
+  "收件人"
  ],
  "overview.activeUsers": [
   "活跃用户"
@@ -1069,6 +2122,380 @@ export const messages: Messages = {
  ],
  "overview.usersByMethod": [
   "按注册方式划分的用户"
+ ],
+ "pager.first": [
+  "第一页"
+ ],
+ "pager.next": [
+  "下一页"
+ ],
+ "pager.previous": [
+  "上一页"
+ ],
+ "payments.addAProduct": [
+  "添加商品"
+ ],
+ "payments.addAProductLine": [
+  "添加产品线"
+ ],
+ "payments.addAnItem": [
+  "添加项目"
+ ],
+ "payments.addItem": [
+  "添加项目"
+ ],
+ "payments.addLine": [
+  "添加产品线"
+ ],
+ "payments.addProduct": [
+  "添加商品"
+ ],
+ "payments.amount": [
+  "金额"
+ ],
+ "payments.any": [
+  "任意"
+ ],
+ "payments.asNow": [
+  [
+   "interval"
+  ],
+  "（保持现状）"
+ ],
+ "payments.billing": [
+  "计费"
+ ],
+ "payments.billingMonth": [
+  "每月"
+ ],
+ "payments.billingWeek": [
+  "每周"
+ ],
+ "payments.billingYear": [
+  "每年"
+ ],
+ "payments.blockNewPurchases": [
+  "阻止新购买"
+ ],
+ "payments.cancelEditing": [
+  "取消编辑"
+ ],
+ "payments.chargesEnabled": [
+  "已启用收款"
+ ],
+ "payments.continueOnStripe": [
+  "在 Stripe 上继续"
+ ],
+ "payments.continueOnboarding": [
+  "继续入驻"
+ ],
+ "payments.currency": [
+  "货币"
+ ],
+ "payments.customer": [
+  "客户"
+ ],
+ "payments.customerDescription": [
+  "用户或团队的 ID（见其页面），或你自己为自定义客户设定的 ID。"
+ ],
+ "payments.customerId": [
+  "客户 ID"
+ ],
+ "payments.customerType": [
+  "客户类型"
+ ],
+ "payments.customerTypeCustom": [
+  "自定义"
+ ],
+ "payments.customerTypeOf": [
+  "客户种类"
+ ],
+ "payments.customerTypeTeam": [
+  "团队"
+ ],
+ "payments.customerTypeUser": [
+  "用户"
+ ],
+ "payments.delete": [
+  "删除"
+ ],
+ "payments.deleteExplained": [
+  "已拥有它的客户保留已购买的内容；它将不能再被购买、授予或包含。"
+ ],
+ "payments.deleteItem": [
+  "删除项目"
+ ],
+ "payments.deleteItemNamed": [
+  "删除项目 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteItemTitle": [
+  "删除项目 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.deleteLine": [
+  "删除产品线"
+ ],
+ "payments.deleteLineNamed": [
+  "删除产品线 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteLineTitle": [
+  "删除产品线 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.deleteProduct": [
+  "删除商品"
+ ],
+ "payments.deleteProductNamed": [
+  "删除商品 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.deleteProductTitle": [
+  "删除商品 ",
+  [
+   "id"
+  ],
+  "？"
+ ],
+ "payments.detailsSubmitted": [
+  "已提交资料"
+ ],
+ "payments.edit": [
+  "编辑"
+ ],
+ "payments.editItemNamed": [
+  "编辑项目 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editLineNamed": [
+  "编辑产品线 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.editProductNamed": [
+  "编辑商品 ",
+  [
+   "name"
+  ]
+ ],
+ "payments.everyDay": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 天"
+    ]
+   }
+  ]
+ ],
+ "payments.everyMonth": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 个月"
+    ]
+   }
+  ]
+ ],
+ "payments.everyWeek": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 周"
+    ]
+   }
+  ]
+ ],
+ "payments.everyYear": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "每 ",
+     "#",
+     " 年"
+    ]
+   }
+  ]
+ ],
+ "payments.formShowsOne": [
+  "表单显示此商品的一个价格及其第一个包含的项目；其他价格和项目保持不变。"
+ ],
+ "payments.free": [
+  "免费，默认包含"
+ ],
+ "payments.id": [
+  "ID"
+ ],
+ "payments.includedByDefault": [
+  "默认包含"
+ ],
+ "payments.includedItem": [
+  "包含的项目"
+ ],
+ "payments.includes": [
+  "包含 ",
+  [
+   "quantity"
+  ],
+  " 个 ",
+  [
+   "item"
+  ]
+ ],
+ "payments.itemName": [
+  "项目名称"
+ ],
+ "payments.items": [
+  "项目"
+ ],
+ "payments.itemsDescription": [
+  "客户拥有一定数量的东西（额度、席位）；商品包含它们。"
+ ],
+ "payments.lineBadge": [
+  "产品线 ",
+  [
+   "id"
+  ]
+ ],
+ "payments.lineCustomerType": [
+  "产品线的客户类型"
+ ],
+ "payments.lineName": [
+  "产品线名称"
+ ],
+ "payments.mode": [
+  "模式"
+ ],
+ "payments.modeDescription": [
+  "在测试模式下，购买通过平台的测试结账（不会扣卡）。阻止新购买会保留客户已拥有的内容。"
+ ],
+ "payments.no": [
+  "否"
+ ],
+ "payments.noItems": [
+  "还没有项目。"
+ ],
+ "payments.noProductLines": [
+  "还没有产品线。"
+ ],
+ "payments.noProducts": [
+  "还没有商品。"
+ ],
+ "payments.none": [
+  "无"
+ ],
+ "payments.onboardingReady": [
+  "入驻链接已就绪："
+ ],
+ "payments.once": [
+  "一次性"
+ ],
+ "payments.oneTime": [
+  "一次性"
+ ],
+ "payments.payoutsEnabled": [
+  "已启用提现"
+ ],
+ "payments.price": [
+  "价格"
+ ],
+ "payments.priceId": [
+  "价格 ID"
+ ],
+ "payments.priceToEdit": [
+  "要编辑的价格"
+ ],
+ "payments.productCustomerType": [
+  "商品的客户类型"
+ ],
+ "payments.productLine": [
+  "产品线"
+ ],
+ "payments.productLines": [
+  "产品线列表"
+ ],
+ "payments.productLinesDescription": [
+  "客户在一条产品线中最多拥有一个商品（套餐：Free、Pro、Max）；购买另一个即切换。"
+ ],
+ "payments.productName": [
+  "商品名称"
+ ],
+ "payments.products": [
+  "商品"
+ ],
+ "payments.productsDescription": [
+  "客户购买或获授予的内容：按货币和周期的价格，以及包含的项目。"
+ ],
+ "payments.quantityIncluded": [
+  "包含数量"
+ ],
+ "payments.refreshStatus": [
+  "刷新状态"
+ ],
+ "payments.saveItem": [
+  "保存项目"
+ ],
+ "payments.saveLine": [
+  "保存产品线"
+ ],
+ "payments.saveProduct": [
+  "保存商品"
+ ],
+ "payments.setUpStripe": [
+  "设置 Stripe"
+ ],
+ "payments.showCustomer": [
+  "显示客户"
+ ],
+ "payments.stackable": [
+  "可叠加（可多次购买）"
+ ],
+ "payments.stripeAccount": [
+  "账户"
+ ],
+ "payments.stripeDescription": [
+  "在测试模式之外，客户通过项目自己的 Stripe 账户付款，该账户在此通过 Stripe 入驻流程连接。"
+ ],
+ "payments.stripeNotConnected": [
+  "未连接：此项目尚未连接任何 Stripe 账户。"
+ ],
+ "payments.testMode": [
+  "测试模式"
+ ],
+ "payments.transactions": [
+  "交易"
+ ],
+ "payments.yes": [
+  "是"
  ],
  "permissions.actions": [
   "操作"
@@ -1177,6 +2604,166 @@ export const messages: Messages = {
  ],
  "projects.title": [
   "项目"
+ ],
+ "sendDraft.allUsers": [
+  "所有用户"
+ ],
+ "sendDraft.confirmTitle": [
+  "发送此草稿？"
+ ],
+ "sendDraft.everyUserGets": [
+  "项目的每个用户都会收到这封邮件。"
+ ],
+ "sendDraft.lastSent": [
+  "上次发送于 ",
+  [
+   "date"
+  ],
+  "。发送前请保存更改。"
+ ],
+ "sendDraft.recipients": [
+  "收件人"
+ ],
+ "sendDraft.saveFirst": [
+  "发送前请保存更改。"
+ ],
+ "sendDraft.send": [
+  "发送"
+ ],
+ "sendDraft.sendEllipsis": [
+  "发送…"
+ ],
+ "sendDraft.sentTo": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "已发送给 ",
+     "#",
+     " 位用户（关闭了此类邮件的用户会被跳过）。"
+    ]
+   }
+  ]
+ ],
+ "sendDraft.subject": [
+  "主题"
+ ],
+ "sendDraft.subjectHint": [
+  "留空则使用草稿自己的主题。"
+ ],
+ "sendDraft.theseUsers": [
+  "这些用户"
+ ],
+ "sendDraft.title": [
+  "发送"
+ ],
+ "sendDraft.userIds": [
+  "用户 ID"
+ ],
+ "sendDraft.userIdsHint": [
+  "以逗号或空格分隔。"
+ ],
+ "sendDraft.usersGet": [
+  [
+   "count",
+   "plural",
+   {
+    "other": [
+     "#",
+     " 位用户会收到这封邮件。"
+    ]
+   }
+  ]
+ ],
+ "settings.confirmName": [
+  "输入项目名称以确认"
+ ],
+ "settings.dangerDescription": [
+  "删除项目会删除其用户、团队、密钥和设置，且无法撤销。"
+ ],
+ "settings.dangerZone": [
+  "危险区域"
+ ],
+ "settings.deleteExplained": [
+  "项目中的所有内容都将被删除。请输入项目名称以确认。"
+ ],
+ "settings.deleteForever": [
+  "永久删除"
+ ],
+ "settings.deleteProject": [
+  "删除项目"
+ ],
+ "settings.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "settings.description": [
+  "描述"
+ ],
+ "settings.general": [
+  "常规"
+ ],
+ "settings.logoDarkFull": [
+  "深色模式的完整 Logo"
+ ],
+ "settings.logoDarkSquare": [
+  "深色模式的 Logo（方形）"
+ ],
+ "settings.logoFull": [
+  "完整 Logo"
+ ],
+ "settings.logoPlaceholder": [
+  "https://… 或 data:image/…"
+ ],
+ "settings.logoPreview": [
+  [
+   "label"
+  ],
+  " 预览"
+ ],
+ "settings.logoSquare": [
+  "Logo（方形）"
+ ],
+ "settings.newOwnerTeam": [
+  "新的所有者团队"
+ ],
+ "settings.projectId": [
+  "项目 ID"
+ ],
+ "settings.projectName": [
+  "项目名称"
+ ],
+ "settings.save": [
+  "保存"
+ ],
+ "settings.saved": [
+  "已保存。"
+ ],
+ "settings.saving": [
+  "正在保存…"
+ ],
+ "settings.teamNotIn": [
+  "你不在其中的团队"
+ ],
+ "settings.transfer": [
+  "转移"
+ ],
+ "settings.transferDescription": [
+  "归 ",
+  [
+   "owner"
+  ],
+  " 所有。可将其移到你的另一个团队。"
+ ],
+ "settings.transferred": [
+  "已转移。"
+ ],
+ "settings.transferring": [
+  "正在转移…"
  ],
  "shell.allProjects": [
   "所有项目"
@@ -2023,5 +3610,283 @@ export const messages: Messages = {
  ],
  "users.user": [
   "用户"
+ ],
+ "webhookLog.actions": [
+  "操作"
+ ],
+ "webhookLog.allEndpoints": [
+  "所有端点"
+ ],
+ "webhookLog.attempts": [
+  "尝试次数"
+ ],
+ "webhookLog.deliveries": [
+  "投递"
+ ],
+ "webhookLog.description": [
+  "最新的 100 条，按时间倒序。失败的尝试会在 5 秒、5 分钟、30 分钟、2 小时、5 小时后重试，之后每 10 小时一次（共 12 次）；重放会以相同的 webhook-id 再次发送消息。"
+ ],
+ "webhookLog.disabled": [
+  "已停用"
+ ],
+ "webhookLog.event": [
+  "事件"
+ ],
+ "webhookLog.lastAnswer": [
+  "最后应答"
+ ],
+ "webhookLog.latency": [
+  "延迟"
+ ],
+ "webhookLog.messages": [
+  "消息"
+ ],
+ "webhookLog.millis": [
+  [
+   "n"
+  ],
+  " 毫秒"
+ ],
+ "webhookLog.none": [
+  "还没有投递。"
+ ],
+ "webhookLog.replay": [
+  "重放"
+ ],
+ "webhookLog.replayNamed": [
+  "重放 ",
+  [
+   "event"
+  ],
+  " ",
+  [
+   "id"
+  ]
+ ],
+ "webhookLog.replaying": [
+  "正在重放…"
+ ],
+ "webhookLog.response": [
+  "响应"
+ ],
+ "webhookLog.status": [
+  "状态"
+ ],
+ "webhookPortal.copyToken": [
+  "复制门户令牌"
+ ],
+ "webhookPortal.copyUrl": [
+  "复制端点 API 的 URL"
+ ],
+ "webhookPortal.create": [
+  "创建门户令牌"
+ ],
+ "webhookPortal.createAnother": [
+  "再创建一个门户令牌"
+ ],
+ "webhookPortal.creating": [
+  "正在创建…"
+ ],
+ "webhookPortal.description": [
+  "仅用于管理此项目 Webhook 端点（列出、添加、编辑、测试、投递日志）的令牌，有效期一小时：请把它而不是管理员密钥交给负责接收端的人。"
+ ],
+ "webhookPortal.endpointsApi": [
+  "端点 API"
+ ],
+ "webhookPortal.hide": [
+  "隐藏令牌"
+ ],
+ "webhookPortal.howToSend": [
+  "将其作为管理员密钥与项目 ID 一起发送："
+ ],
+ "webhookPortal.oneHour": [
+  "一小时（约到 ",
+  [
+   "time"
+  ],
+  "）"
+ ],
+ "webhookPortal.othersRefuse": [
+  "其他管理操作会拒绝它。"
+ ],
+ "webhookPortal.title": [
+  "门户访问"
+ ],
+ "webhookPortal.token": [
+  "门户令牌"
+ ],
+ "webhookPortal.tokenTerm": [
+  "令牌"
+ ],
+ "webhookPortal.validFor": [
+  "有效期"
+ ],
+ "webhooks.add": [
+  "添加端点"
+ ],
+ "webhooks.addDescription": [
+  "项目的每个事件（用户、团队、成员资格、权限、邮件、付款）都会发送到该端点，并按 Standard Webhooks 用其专属的 whsec_ 密钥签名。除非项目允许 localhost，否则私有地址和环回地址会被拒绝。"
+ ],
+ "webhooks.addTitle": [
+  "添加端点"
+ ],
+ "webhooks.adding": [
+  "正在添加…"
+ ],
+ "webhooks.copiedIt": [
+  "我已复制"
+ ],
+ "webhooks.copySecretNow": [
+  "请立即复制签名密钥"
+ ],
+ "webhooks.createdAt": [
+  "创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.delete": [
+  "删除"
+ ],
+ "webhooks.deleteConfirm": [
+  "删除端点"
+ ],
+ "webhooks.deleteExplained": [
+  [
+   "url"
+  ],
+  " 将不再收到消息；其待处理的投递和投递日志会被删除。"
+ ],
+ "webhooks.deleteNamed": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.deleteTitle": [
+  "删除此端点？"
+ ],
+ "webhooks.deliveryLog": [
+  "投递日志"
+ ],
+ "webhooks.description": [
+  "描述"
+ ],
+ "webhooks.disabledFailing": [
+  "已停用：其投递已连续失败 5 天。接收端恢复后请重新启用。"
+ ],
+ "webhooks.edit": [
+  "编辑"
+ ],
+ "webhooks.editNamed": [
+  "编辑 ",
+  [
+   "url"
+  ]
+ ],
+ "webhooks.enabledLabel": [
+  "已启用：",
+  [
+   "name"
+  ]
+ ],
+ "webhooks.endpointUrl": [
+  "端点 URL"
+ ],
+ "webhooks.endpoints": [
+  "端点"
+ ],
+ "webhooks.eventTypes": [
+  "事件类型"
+ ],
+ "webhooks.eventTypesHint": [
+  "以逗号分隔，例如 user.created, team.created；留空表示所有事件。"
+ ],
+ "webhooks.everyEventType": [
+  "所有事件类型"
+ ],
+ "webhooks.listLabel": [
+  "Webhook 端点"
+ ],
+ "webhooks.newDescription": [
+  "新描述"
+ ],
+ "webhooks.newEventTypes": [
+  "新事件类型"
+ ],
+ "webhooks.newEventTypesHint": [
+  "以逗号分隔；留空表示所有事件。"
+ ],
+ "webhooks.newUrl": [
+  "新 URL"
+ ],
+ "webhooks.noAnswer": [
+  "无应答"
+ ],
+ "webhooks.none": [
+  "还没有端点。"
+ ],
+ "webhooks.previousSecretUntil": [
+  "旧密钥签名至 ",
+  [
+   "date"
+  ]
+ ],
+ "webhooks.rotateExplained": [
+  "新密钥立即开始签名；当前密钥会并行签名 24 小时，以便接收端切换。"
+ ],
+ "webhooks.rotateSecret": [
+  "轮换密钥"
+ ],
+ "webhooks.rotateSecretOf": [
+  "轮换 ",
+  [
+   "name"
+  ],
+  " 的密钥"
+ ],
+ "webhooks.rotateTitle": [
+  "轮换签名密钥？"
+ ],
+ "webhooks.save": [
+  "保存端点"
+ ],
+ "webhooks.saving": [
+  "正在保存…"
+ ],
+ "webhooks.secretExplained": [
+  [
+   "url"
+  ],
+  " 处的接收端用它验证每条消息（例如 standardwebhooks 包的 ",
+  [
+   "example"
+  ],
+  "）。此处不会再次显示；如需新密钥请轮换。"
+ ],
+ "webhooks.sendTest": [
+  "发送测试"
+ ],
+ "webhooks.sendTestTo": [
+  "向 ",
+  [
+   "name"
+  ],
+  " 发送测试"
+ ],
+ "webhooks.sending": [
+  "正在发送…"
+ ],
+ "webhooks.signingSecret": [
+  "签名密钥"
+ ],
+ "webhooks.testAccepted": [
+  "测试消息已被接受。"
+ ],
+ "webhooks.testFailed": [
+  "测试消息失败：",
+  [
+   "reason"
+  ]
  ]
 };
