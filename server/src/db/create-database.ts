@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Kysely, PostgresDialect } from 'kysely';
 import { startupMark } from '../lib/startup-trace.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
-import { releaseLostConnections } from './lost-connections.ts';
+import { releasingLostConnections } from './lost-connections.ts';
 import { registerPool } from './pool-stats.ts';
 import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
@@ -54,8 +54,7 @@ export async function createDatabase(options: {
       application_name: poolApplicationName,
       ...(idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
     });
-    releaseLostConnections(pool, options.onConnectionLost ?? (() => {}));
-    const dialect = scopedDialect(new PostgresDialect({ pool }), {
+    const dialect = scopedDialect(new PostgresDialect({ pool: releasingLostConnections(pool, options.onConnectionLost ?? (() => {})) }), {
       acquireTimeoutMs,
       exclusive: false,
       isAcquireTimeout: (error) => error instanceof Error && error.message === poolTimeoutMessage,
