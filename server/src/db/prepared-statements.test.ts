@@ -42,6 +42,7 @@ it('prepares a parameterised statement once per connection and reuses it', async
 it('runs a statement unprepared when a schema change made its cached plan stale', async () => {
   const select = () => sql<Record<string, unknown>>`select * from ${sql.table(table)} where id = ${1}`.execute(database.db);
   expect((await select()).rows).toEqual([{ id: 1, value: 'one' }]);
+  expect((await prepared()).map((row) => row.statement)).toContain(`select * from "${table}" where id = $1`);
   await sql`alter table ${sql.table(table)} add column extra text not null default 'added'`.execute(database.db);
   // Postgres refuses the prepared plan ("cached plan must not change result type"); the call still answers.
   expect((await select()).rows).toEqual([{ id: 1, value: 'one', extra: 'added' }]);
