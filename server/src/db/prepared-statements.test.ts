@@ -23,13 +23,19 @@ afterAll(async () => {
 
 const prepared = async () =>
   (
-    await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where statement like ${`%${table}%`}`.execute(
-      database.db,
-    )
+    await sql<{
+      name: string;
+      statement: string;
+    }>`select name, statement from pg_prepared_statements where statement like ${`%${table}%`}`.execute(database.db)
   ).rows;
 
 it('prepares a parameterised statement once per connection and reuses it', async () => {
-  const select = () => database.db.selectFrom(table as never).selectAll().where('id' as never, '=', 1 as never).execute();
+  const select = () =>
+    database.db
+      .selectFrom(table as never)
+      .selectAll()
+      .where('id' as never, '=', 1 as never)
+      .execute();
   expect(await select()).toEqual([{ id: 1, value: 'one' }]);
   expect(await select()).toEqual([{ id: 1, value: 'one' }]);
   const statements = (await prepared()).filter((row) => row.statement.startsWith('select * from'));
