@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { readIntegerSetting } from '../config/settings.ts';
 import { serveClusterMetrics } from '../lib/cluster-metrics.ts';
 
 /**
@@ -11,10 +12,10 @@ import { serveClusterMetrics } from '../lib/cluster-metrics.ts';
  */
 export function readWorkers(environment: NodeJS.ProcessEnv): number {
   const value = (environment.WORKERS ?? '').trim();
-  if (value === '') return 1;
-  const count = value === 'auto' ? availableParallelism() : Number(value);
-  if (!Number.isInteger(count) || count < 1 || count > 256)
-    throw new Error(`WORKERS must be a whole number from 1 to 256 or auto, got ${value}`);
+  const count =
+    value === 'auto'
+      ? availableParallelism()
+      : (readIntegerSetting({ WORKERS: value }, 'WORKERS', { min: 1, max: 256, expected: 'a whole number from 1 to 256 or auto' }) ?? 1);
   if (count > 1 && !environment.DATABASE_URL)
     throw new Error('WORKERS > 1 needs DATABASE_URL: the embedded PGlite database belongs to one process');
   return count;

@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { type EncryptionKeys, readEncryptionKeys } from '../lib/at-rest-cipher.ts';
 import { type RateLimits, readRateLimits } from './rate-limits.ts';
 import { readDevelopmentMode } from './secrets-in-logs.ts';
-import { settingNumber, settingText } from './settings.ts';
+import { readIntegerSetting, settingNumber, settingText } from './settings.ts';
+
+const positive = { min: 1, expected: 'a positive integer' };
 
 /**
  * The server's own settings, read once from the environment at start. Each module reads its own
@@ -68,16 +70,19 @@ export type ServerEnv = {
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const developmentMode = readDevelopmentMode(env);
-  const port = Number(env.PORT ?? settingNumber('PORT'));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const port = readIntegerSetting(env, 'PORT', { min: 0, max: 65535, expected: 'a port number' }) ?? settingNumber('PORT');
   return {
     port,
     host: env.HOST ?? settingText('HOST'),
     dataDir: resolve(env.DATA_DIR ?? settingText('DATA_DIR')),
     databaseUrl: env.DATABASE_URL || undefined,
-    databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE'),
-    databaseAcquireTimeoutMs: positiveInteger(env, 'DATABASE_ACQUIRE_TIMEOUT_MS'),
-    databaseIdleInTransactionTimeoutMs: nonNegativeInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    databasePoolSize: readIntegerSetting(env, 'DATABASE_POOL_SIZE', positive),
+    databaseAcquireTimeoutMs: readIntegerSetting(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', positive),
+    databaseIdleInTransactionTimeoutMs: readIntegerSetting(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', {
+      min: 0,
+      max: 2_147_483_647,
+      expected: 'a whole number of milliseconds (0: off)',
+    }),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     serverSecret:
       env.SERVER_SECRET || (env.SERVER_SECRET_FILE ? readFileSync(env.SERVER_SECRET_FILE, 'utf8').trim() : undefined) || undefined,
@@ -85,7 +90,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     encryptionKeys: readEncryptionKeys(env, (path) => readFileSync(path, 'utf8')),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? settingText('LOG_LEVEL'),
-    shutdownTimeoutMs: (positiveInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS') ?? settingNumber('SHUTDOWN_TIMEOUT_SECONDS')) * 1000,
+    shutdownTimeoutMs: (readIntegerSetting(env, 'SHUTDOWN_TIMEOUT_SECONDS', positive) ?? settingNumber('SHUTDOWN_TIMEOUT_SECONDS')) * 1000,
     shutdownDelayMs: (nonNegativeNumber(env, 'SHUTDOWN_DELAY_SECONDS') ?? settingNumber('SHUTDOWN_DELAY_SECONDS')) * 1000,
     developmentMode,
     exampleAppDir: env.EXAMPLE_APP_DIR || undefined,
@@ -99,23 +104,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       superSecretAdminKey: env.SEED_SUPER_SECRET_ADMIN_KEY || undefined,
     },
   };
-}
-
-function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
-  return number;
-}
-
-function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 2_147_483_647)
-    throw new Error(`${name} must be a whole number of milliseconds (0: off), got ${value}`);
-  return number;
 }
 
 function nonNegativeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -483,6 +483,23 @@ export const settings = [
 
 export type SettingName = (typeof settings)[number]['name'];
 
+/** The range an integer setting may take, and how its error says so (`<NAME> must be <expected>, got "<value>"`). */
+export type IntegerRange = { min: number; max?: number; expected: string };
+
+/**
+ * The one reader of integer settings: undefined when the variable is unset or empty (the reader then
+ * takes its default), else its value, which must be written as plain decimal digits within `range`;
+ * anything else stops the start.
+ */
+export function readIntegerSetting(env: NodeJS.ProcessEnv, name: SettingName, range: IntegerRange): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER)))
+    throw new Error(`${name} must be ${range.expected}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 /** A setting's default as a number (for the readers of numeric settings). */
 export function settingNumber(name: SettingName): number {
   const entry = settings.find((setting) => setting.name === name);

@@ -4,12 +4,12 @@ import { setFlagsFromString } from 'node:v8';
 import { Kysely, PostgresDialect } from 'kysely';
 import { startupMark } from '../lib/startup-trace.ts';
 import { pgliteDialect } from './pglite-dialect.ts';
-import { releaseLostConnections } from './lost-connections.ts';
+import { releasingLostConnections } from './lost-connections.ts';
 import { registerPool } from './pool-stats.ts';
 import { createPreparedStatementsPool } from './prepared-statements-pool.ts';
 import type { Database } from './schema.ts';
 import { scopedDialect } from './transaction-scope.ts';
-import { settingNumber } from '../config/settings.ts';
+import { readIntegerSetting, settingNumber } from '../config/settings.ts';
 
 export type DatabaseHandle = { db: Kysely<Database>; kind: 'postgres' | 'pglite'; location: string; close: () => Promise<void> };
 
@@ -54,8 +54,7 @@ export async function createDatabase(options: {
       application_name: poolApplicationName,
       ...(idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
     });
-    releaseLostConnections(pool, options.onConnectionLost ?? (() => {}));
-    const dialect = scopedDialect(new PostgresDialect({ pool }), {
+    const dialect = scopedDialect(new PostgresDialect({ pool: releasingLostConnections(pool, options.onConnectionLost ?? (() => {})) }), {
       acquireTimeoutMs,
       exclusive: false,
       isAcquireTimeout: (error) => error instanceof Error && error.message === poolTimeoutMessage,
@@ -102,6 +101,9 @@ export function pgliteTieringBudget(setting: string | undefined): number | undef
   if (setting === undefined) return settingNumber('PGLITE_WASM_TIERING_BUDGET');
   // PGLITE_WASM_TIERING_BUDGET: another budget, or empty for V8's own (to compare).
   if (setting === '') return undefined;
-  if (!/^[1-9]\d{0,9}$/.test(setting)) throw new Error(`PGLITE_WASM_TIERING_BUDGET must be a positive integer, got ${setting}`);
-  return Number(setting);
+  return readIntegerSetting({ PGLITE_WASM_TIERING_BUDGET: setting }, 'PGLITE_WASM_TIERING_BUDGET', {
+    min: 1,
+    max: 9_999_999_999,
+    expected: 'a positive integer',
+  });
 }

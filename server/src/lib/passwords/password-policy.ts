@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readIntegerSetting } from '../../config/settings.ts';
 import { PasswordBreachedError, PasswordTooLongError, PasswordTooShortError } from '@gatehouse/protocol/errors';
 
 /** The defaults of `auth.passwordPolicy` (documented in the spec's `ConfigPasswordPolicy`): at least 8 characters (NIST SP 800-63B), at most 70. */
@@ -27,10 +28,7 @@ export type BreachedPasswordSettings = { rangeUrl: string; timeoutMillis: number
 export function readBreachedPasswordSettings(environment: NodeJS.ProcessEnv): BreachedPasswordSettings {
   const rangeUrl = environment.PWNED_PASSWORDS_URL || 'https://api.pwnedpasswords.com/range/';
   if (!/^https?:\/\//.test(rangeUrl)) throw new Error(`PWNED_PASSWORDS_URL must be an http(s) URL, not ${JSON.stringify(rangeUrl)}`);
-  const rawTimeout = environment.PWNED_PASSWORDS_TIMEOUT_MS;
-  const timeoutMillis = rawTimeout ? Number(rawTimeout) : 2_000;
-  if (!Number.isInteger(timeoutMillis) || timeoutMillis < 1)
-    throw new Error(`PWNED_PASSWORDS_TIMEOUT_MS must be a positive integer, not ${JSON.stringify(rawTimeout)}`);
+  const timeoutMillis = readIntegerSetting(environment, 'PWNED_PASSWORDS_TIMEOUT_MS', { min: 1, expected: 'a positive integer' }) ?? 2_000;
   return { rangeUrl: rangeUrl.endsWith('/') ? rangeUrl : `${rangeUrl}/`, timeoutMillis };
 }
 

@@ -1,4 +1,4 @@
-import { settingNumber } from '../../../config/settings.ts';
+import { readIntegerSetting, settingNumber } from '../../../config/settings.ts';
 
 /** The AI provider, read from the environment at start (a bad value stops it), or given by a test. */
 export type AiChatSettings = {
@@ -26,13 +26,12 @@ export function readAiChatSettings(environment: NodeJS.ProcessEnv): AiChatSettin
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
       throw new Error(`AI_PROVIDER_BASE_URL must be an http(s) URL, not ${JSON.stringify(baseUrl)}`);
   }
-  const timeout = environment.AI_PROVIDER_TIMEOUT_MS;
-  let timeoutMs = defaultAiProviderTimeoutMs;
-  if (timeout) {
-    timeoutMs = Number(timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000)
-      throw new Error(`AI_PROVIDER_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, not ${JSON.stringify(timeout)}`);
-  }
+  const timeoutMs =
+    readIntegerSetting(environment, 'AI_PROVIDER_TIMEOUT_MS', {
+      min: 1,
+      max: 600_000,
+      expected: 'a whole number of milliseconds from 1 to 600000',
+    }) ?? defaultAiProviderTimeoutMs;
   return {
     baseUrl,
     apiKey: environment.AI_PROVIDER_API_KEY || null,

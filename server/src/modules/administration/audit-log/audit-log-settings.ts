@@ -1,3 +1,5 @@
+import { readIntegerSetting } from '../../../config/settings.ts';
+
 /** How long the audit log keeps entries; read from the environment at start (a bad value stops it), or given by a test. */
 export type AuditLogSettings = {
   /** Entries older than this many days are removed (AUDIT_LOG_RETENTION_DAYS, 365; 0 keeps them forever). */
@@ -6,17 +8,11 @@ export type AuditLogSettings = {
   retentionIntervalMillis: number;
 };
 
-function integer(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = environment[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(raw)}`);
-  return value;
-}
+const nonNegative = { min: 0, expected: 'a non-negative integer' };
 
 export function readAuditLogSettings(environment: NodeJS.ProcessEnv): AuditLogSettings {
   return {
-    retentionDays: integer(environment, 'AUDIT_LOG_RETENTION_DAYS', 365),
-    retentionIntervalMillis: integer(environment, 'AUDIT_LOG_RETENTION_INTERVAL_MS', 3_600_000),
+    retentionDays: readIntegerSetting(environment, 'AUDIT_LOG_RETENTION_DAYS', nonNegative) ?? 365,
+    retentionIntervalMillis: readIntegerSetting(environment, 'AUDIT_LOG_RETENTION_INTERVAL_MS', nonNegative) ?? 3_600_000,
   };
 }

@@ -1,4 +1,4 @@
-import { type SettingName, settingNumber, settingText } from '../../../config/settings.ts';
+import { type SettingName, readIntegerSetting, settingNumber, settingText } from '../../../config/settings.ts';
 
 /** The providers a project can choose (`auth.botChallenge.provider`). */
 export const botChallengeProviders = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
@@ -23,10 +23,9 @@ function httpUrl(name: SettingName, value: string | undefined): string {
 }
 
 export function readBotChallengeSettings(env: NodeJS.ProcessEnv): BotChallengeSettings {
-  const rawTimeout = env.BOT_CHALLENGE_TIMEOUT_MS;
-  const timeoutMillis = rawTimeout ? Number(rawTimeout) : settingNumber('BOT_CHALLENGE_TIMEOUT_MS');
-  if (!Number.isInteger(timeoutMillis) || timeoutMillis < 1)
-    throw new Error(`BOT_CHALLENGE_TIMEOUT_MS must be a positive integer, not ${JSON.stringify(rawTimeout)}`);
+  const timeoutMillis =
+    readIntegerSetting(env, 'BOT_CHALLENGE_TIMEOUT_MS', { min: 1, expected: 'a positive integer' }) ??
+    settingNumber('BOT_CHALLENGE_TIMEOUT_MS');
   return {
     verifyUrls: {
       turnstile: httpUrl('TURNSTILE_VERIFY_URL', env.TURNSTILE_VERIFY_URL),

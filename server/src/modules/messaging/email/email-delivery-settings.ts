@@ -1,3 +1,5 @@
+import { type SettingName, readIntegerSetting } from '../../../config/settings.ts';
+
 /** How the outbox is delivered; read from the environment at start (a bad value stops it), or given by a test. */
 export type EmailDeliverySettings = {
   /** How often the worker looks for due rows (EMAIL_POLL_INTERVAL_MS, 500; 0: this instance does not deliver queued rows). */
@@ -20,13 +22,8 @@ export type EmailDeliverySettings = {
   claimsInFlight?: number;
 };
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum)
-    throw new Error(`${name} must be an integer of at least ${minimum}, not ${JSON.stringify(raw)}`);
-  return value;
+function integer(env: NodeJS.ProcessEnv, name: SettingName, fallback: number, minimum: number): number {
+  return readIntegerSetting(env, name, { min: minimum, expected: `an integer of at least ${minimum}` }) ?? fallback;
 }
 
 export function readEmailDeliverySettings(env: NodeJS.ProcessEnv): Required<EmailDeliverySettings> {

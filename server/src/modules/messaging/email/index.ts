@@ -1,3 +1,4 @@
+import { type SettingName, readIntegerSetting } from '../../../config/settings.ts';
 import { defineModule } from '../../../kernel/module.ts';
 import { projectsModule } from '../../platform/projects/index.ts';
 import { EmailContentService } from './email-content.service.ts';
@@ -39,13 +40,8 @@ const developmentEmailLog: EmailLog = (message, fields) =>
   console.log(fields.subject === undefined ? message : `${message}: ${String(fields.subject)}`, fields.text ?? '');
 
 function readRenderLimits(env: NodeJS.ProcessEnv): RenderLimits {
-  const read = (name: string, fallback: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}, got ${raw}`);
-    return value;
-  };
+  const read = (name: SettingName, fallback: number, max: number): number =>
+    readIntegerSetting(env, name, { min: 1, max, expected: `an integer from 1 to ${max}` }) ?? fallback;
   return {
     timeoutMs: read('EMAIL_RENDER_TIMEOUT_MS', defaultRenderLimits.timeoutMs, 60_000),
     memoryBytes: read('EMAIL_RENDER_MEMORY_MB', defaultRenderLimits.memoryBytes / 1024 / 1024, 1024) * 1024 * 1024,

@@ -1,3 +1,4 @@
+import { readIntegerSetting, settingNumber } from '../../../config/settings.ts';
 import type { OutboundPolicy } from '../../../lib/outbound/address-policy.ts';
 import type { Project } from '../../../tenancy/project.ts';
 
@@ -45,8 +46,7 @@ export function resolveSmtpSettings(
 /** The shared mail server (SMTP_*), used by projects on the shared server; none without SMTP_HOST. */
 export function readSmtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
   if (!env.SMTP_HOST) return undefined;
-  const port = Number(env.SMTP_PORT || 587);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT must be a port number, got ${env.SMTP_PORT}`);
+  const port = readIntegerSetting(env, 'SMTP_PORT', { min: 1, max: 65535, expected: 'a port number' }) ?? settingNumber('SMTP_PORT');
   return {
     host: env.SMTP_HOST,
     port,

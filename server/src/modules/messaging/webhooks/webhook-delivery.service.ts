@@ -8,6 +8,7 @@ import { findWebhookEndpoint } from './webhook-endpoint.repository.ts';
 import { outboundPolicyOf, signingSecretsOf } from './webhook-endpoint.service.ts';
 import { openWebhookSecrets } from './webhook-secret-sealing.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 import {
   type ClaimedWebhookMessage,
   claimDueWebhookMessagesAcrossProjects,
@@ -193,8 +194,7 @@ export class WebhookDeliveryService {
 
   /** Queues a message for its endpoint again, now (same `webhook-id`). */
   async replay(projectId: ProjectId, endpointId: string, messageId: string) {
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(endpointId);
-    const message = uuid ? await requeueWebhookMessage(this.db, projectId, endpointId.toLowerCase(), messageId) : undefined;
+    const message = isUuid(endpointId) ? await requeueWebhookMessage(this.db, projectId, endpointId.toLowerCase(), messageId) : undefined;
     if (!message) throw new WebhookMessageNotFoundError({ endpoint_id: endpointId, message_id: messageId });
     return toWebhookMessage(message, await listWebhookAttempts(this.db, projectId, [message.id]));
   }

@@ -1,3 +1,4 @@
+import { type SettingName, readIntegerSetting } from '../../../config/settings.ts';
 import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 
 /** How delivery behaves; read from the environment at start (a bad value stops it), or given by a test. */
@@ -27,13 +28,8 @@ export type WebhookSettings = {
 /** 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h: 12 attempts span about 2.8 days. */
 export const defaultRetryScheduleMillis = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
 
-function integer(environment: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
-  const raw = environment[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum)
-    throw new Error(`${name} must be an integer of at least ${minimum}, not ${JSON.stringify(raw)}`);
-  return value;
+function integer(environment: NodeJS.ProcessEnv, name: SettingName, fallback: number, minimum: number): number {
+  return readIntegerSetting(environment, name, { min: minimum, expected: `an integer of at least ${minimum}` }) ?? fallback;
 }
 
 export function readWebhookSettings(environment: NodeJS.ProcessEnv): WebhookSettings {
