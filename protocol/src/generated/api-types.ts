@@ -498,7 +498,8 @@ export interface paths {
          *
          *     Shared (development) keys: a provider configured with `isShared` uses the operator's keys
          *     (`OAUTH_SHARED_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET`), only for google, github, microsoft
-         *     and spotify, and only in projects that are development environments (plain 400 otherwise).
+         *     and spotify, and only in projects that are development environments (`OAUTH_PROVIDER_KEYS_MISSING` otherwise,
+         *     also when the server has no shared keys for the type or the provider has no secret of its own).
          *     `provider_scope` (extra provider scopes) needs the project's own keys.
          */
         get: operations["redirectToOAuthProvider"];
@@ -537,8 +538,13 @@ export interface paths {
          *     The provider tokens are kept (sealed) for connected accounts, with the scopes the provider
          *     granted. Success redirects (`303`) to the app's `redirect_uri` with `code` (valid 10 minutes,
          *     once) and `state`; the app exchanges the code at `POST /auth/oauth/token`. Once the flow is
-         *     known, failures are redirected to its `error_redirect_uri` when it had one, else answered.
-         *     Without the flow's cookie (redirect mode), or with an unknown state: plain 400.
+         *     known, failures are redirected to its `error_redirect_uri` when it had one (query `errorCode` and the
+         *     others of `error_redirect_uri`), else answered. The provider failing the sign-in (its code or the sign-in
+         *     refused, its answer or profile unreadable) is `OAUTH_PROVIDER_SIGN_IN_FAILED`, keys the provider can no
+         *     longer use `OAUTH_PROVIDER_KEYS_MISSING`, the flow's user or project deleted meanwhile
+         *     `OAUTH_FLOW_TARGET_DELETED` (never redirected when the project is gone: its trusted domains are gone too).
+         *     Without the flow's cookie (redirect mode), with an unknown state, or a flow already completed: plain 400, as
+         *     Stack answers.
          */
         get: operations["redirectFromOAuthProvider"];
         put?: never;
@@ -9265,7 +9271,7 @@ export interface components {
             is_paginated: false;
         };
         /** @description What the callback answers (or redirects to the flow's error URL) when the provider or the project refuses. */
-        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"] | components["schemas"]["OidcProviderResponseInvalidError"];
+        OAuthCallbackErrors400: components["schemas"]["OauthProviderAccessDeniedError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["SignUpNotEnabledError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["BotChallengeFailedError"] | components["schemas"]["OidcProviderResponseInvalidError"] | components["schemas"]["OauthProviderSignInFailedError"] | components["schemas"]["OauthProviderKeysMissingError"] | components["schemas"]["OauthFlowTargetDeletedError"];
         /** @description Why no provider access token can be handed out. */
         ConnectedAccountErrors400: components["schemas"]["OauthConnectionNotConnectedToUserError"] | components["schemas"]["OauthConnectionDoesNotHaveRequiredScopeError"] | components["schemas"]["OauthAccessTokenNotAvailableError"] | components["schemas"]["OauthAccessTokenNotAvailableWithSharedOauthKeysError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"];
         /** @description Missing or malformed authentication headers, an unreadable body, or a request that does not match the operation. */
@@ -10340,6 +10346,39 @@ export interface components {
             /** @constant */
             code: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE";
             error: string;
+        };
+        /** @description The OAuth provider did not complete the sign-in at the callback. `details.reason`: `code_refused` (the provider refused its code: expired or already used; sign in again), `sign_in_refused` (the provider's token endpoint answered another OAuth error, named in `details.provider_error`), `answer_not_accepted` (the provider's answer broke the protocol: no access token, a bad ID token), `account_description_refused` (the provider's userinfo endpoint refused to describe the account), `profile_unreadable` (the provider's profile lacks the account id). The message says what the provider said. Redirected to the flow's error URL when it has one. */
+        OauthProviderSignInFailedError: {
+            /** @constant */
+            code: "OAUTH_PROVIDER_SIGN_IN_FAILED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "code_refused" | "sign_in_refused" | "answer_not_accepted" | "account_description_refused" | "profile_unreadable";
+                /** @description The provider's OAuth error code (`sign_in_refused` only). */
+                provider_error?: string;
+            };
+        };
+        /** @description The project's OAuth provider has no client id and secret this server can use, at authorize or at the callback. `details.reason`: `shared_keys_outside_development` (shared keys are for development projects only: give the provider the project's own client id and secret), `no_shared_keys_on_server` (the operator set no shared keys for this provider type), `no_client_credentials` (the provider has its own client id but no secret, or neither). `details.provider_id` is the provider's config id. */
+        OauthProviderKeysMissingError: {
+            /** @constant */
+            code: "OAUTH_PROVIDER_KEYS_MISSING";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "shared_keys_outside_development" | "no_shared_keys_on_server" | "no_client_credentials";
+                provider_id: string;
+            };
+        };
+        /** @description The user an OAuth link flow links to (`details.reason`: `user_deleted`), or the project of the flow (`project_deleted`), was deleted between authorize and the callback. Sign in again. */
+        OauthFlowTargetDeletedError: {
+            /** @constant */
+            code: "OAUTH_FLOW_TARGET_DELETED";
+            error: string;
+            details: {
+                /** @enum {string} */
+                reason: "user_deleted" | "project_deleted";
+            };
         };
         /** @description The email is already an auth-enabled contact channel of another user. */
         ContactChannelAlreadyUsedForAuthBySomeoneElseError: {
@@ -12491,6 +12530,39 @@ export interface components {
                 "application/json": components["schemas"]["OauthProviderTemporarilyUnavailableError"];
             };
         };
+        /** @description The OAuth provider did not complete the sign-in. */
+        OAUTH_PROVIDER_SIGN_IN_FAILED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OauthProviderSignInFailedError"];
+            };
+        };
+        /** @description The OAuth provider has no client id and secret this server can use. */
+        OAUTH_PROVIDER_KEYS_MISSING: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OauthProviderKeysMissingError"];
+            };
+        };
+        /** @description The user or project of this OAuth flow no longer exists. */
+        OAUTH_FLOW_TARGET_DELETED: {
+            headers: {
+                "X-Stack-Known-Error": components["headers"]["KnownErrorCode"];
+                "X-Hexclave-Known-Error": components["headers"]["KnownErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OauthFlowTargetDeletedError"];
+            };
+        };
         /** @description The email is already an auth-enabled contact channel of another user. */
         CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: {
             headers: {
@@ -14323,13 +14395,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad query, unknown client, provider not enabled, untrusted redirect, extra scopes with shared keys, or (plain text) `link` without a token or shared keys outside development. */
+            /** @description Bad query, unknown client, provider not enabled, untrusted redirect, extra scopes with shared keys, keys the provider cannot use (`OAUTH_PROVIDER_KEYS_MISSING`), or (plain text) `link` without a token. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["InvalidScopeError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["InvalidSharedOauthProviderIdError"] | components["schemas"]["InvalidStandardOauthProviderIdError"] | components["schemas"]["OauthExtraScopeNotAvailableWithSharedOauthKeysError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["OidcProviderConfigInvalidError"];
+                    "application/json": components["schemas"]["SchemaError"] | components["schemas"]["InvalidOauthClientIdOrSecretError"] | components["schemas"]["InvalidScopeError"] | components["schemas"]["OauthProviderNotFoundOrNotEnabledError"] | components["schemas"]["InvalidSharedOauthProviderIdError"] | components["schemas"]["InvalidStandardOauthProviderIdError"] | components["schemas"]["OauthExtraScopeNotAvailableWithSharedOauthKeysError"] | components["schemas"]["OauthProviderKeysMissingError"] | components["schemas"]["RedirectUrlNotWhitelistedError"] | components["schemas"]["OidcProviderConfigInvalidError"];
                     "text/plain": string;
                 };
             };

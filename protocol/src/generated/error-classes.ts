@@ -140,6 +140,9 @@ import { InvalidAuthorizationCodeError } from './errors/invalid-authorization-co
 import { InvalidAppleCredentialsError } from './errors/invalid-apple-credentials-error.ts';
 import { OauthProviderAccessDeniedError } from './errors/oauth-provider-access-denied-error.ts';
 import { OauthProviderTemporarilyUnavailableError } from './errors/oauth-provider-temporarily-unavailable-error.ts';
+import { OauthProviderSignInFailedError } from './errors/oauth-provider-sign-in-failed-error.ts';
+import { OauthProviderKeysMissingError } from './errors/oauth-provider-keys-missing-error.ts';
+import { OauthFlowTargetDeletedError } from './errors/oauth-flow-target-deleted-error.ts';
 import { ContactChannelAlreadyUsedForAuthBySomeoneElseError } from './errors/contact-channel-already-used-for-auth-by-someone-else-error.ts';
 import { ContactChannelAlreadyExistsError } from './errors/contact-channel-already-exists-error.ts';
 import { InvalidPollingCodeError } from './errors/invalid-polling-code-error.ts';
@@ -330,6 +333,9 @@ export const knownErrorClasses = {
   INVALID_APPLE_CREDENTIALS: InvalidAppleCredentialsError,
   OAUTH_PROVIDER_ACCESS_DENIED: OauthProviderAccessDeniedError,
   OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: OauthProviderTemporarilyUnavailableError,
+  OAUTH_PROVIDER_SIGN_IN_FAILED: OauthProviderSignInFailedError,
+  OAUTH_PROVIDER_KEYS_MISSING: OauthProviderKeysMissingError,
+  OAUTH_FLOW_TARGET_DELETED: OauthFlowTargetDeletedError,
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElseError,
   CONTACT_CHANNEL_ALREADY_EXISTS: ContactChannelAlreadyExistsError,
   INVALID_POLLING_CODE: InvalidPollingCodeError,

@@ -29,6 +29,12 @@ describe('the plain-text error channel', () => {
     expect(listing.sameAsStack).toBe(listing.entries.filter((entry) => entry.stack !== null).length);
   });
 
+  it("keeps plain text only where Stack's own server answers plain text (no Gatehouse-own plain-text refusal)", () => {
+    // Gatehouse's own refusals are catalogued codes (x-error-origin: gatehouse); the last ten were the OAuth callback's.
+    expect(listing.entries.filter((entry) => entry.stack === null).map(key)).toEqual([]);
+    expect(listing.count).toBeLessThanOrEqual(52);
+  });
+
   it('finds a throw however it is written (so a new one cannot slip past)', () => {
     const source = [
       "import { PlainHttpError } from '../lib/plain-http-error.ts';",

@@ -22,6 +22,8 @@ export async function startMockProvider() {
     emails: undefined as unknown,
     /** Changes the next token answers (an error, no refresh token, a short lifetime...). */
     tokenHook: undefined as ((answer: TokenAnswer, body: Record<string, unknown>) => void) | undefined,
+    /** Changes the next userinfo answers (a refusal...). */
+    userinfoHook: undefined as ((answer: TokenAnswer) => void) | undefined,
     /** Every token request's form body, oldest first. */
     tokenRequests: [] as Array<Record<string, unknown>>,
   };
@@ -38,6 +40,7 @@ export async function startMockProvider() {
   });
   server.service.on('beforeUserinfo', (answer: TokenAnswer, request: IncomingMessage) => {
     answer.body = (request.url?.includes('emails') ? state.emails : state.profile) as Record<string, unknown>;
+    state.userinfoHook?.(answer);
   });
 
   return {

@@ -33,8 +33,13 @@ reads the provider account (id, email, name, picture), then:
 The provider tokens are kept (sealed) for connected accounts, with the scopes the provider
 granted. Success redirects (`303`) to the app's `redirect_uri` with `code` (valid 10 minutes,
 once) and `state`; the app exchanges the code at `POST /auth/oauth/token`. Once the flow is
-known, failures are redirected to its `error_redirect_uri` when it had one, else answered.
-Without the flow's cookie (redirect mode), or with an unknown state: plain 400.
+known, failures are redirected to its `error_redirect_uri` when it had one (query `errorCode` and the
+others of `error_redirect_uri`), else answered. The provider failing the sign-in (its code or the sign-in
+refused, its answer or profile unreadable) is `OAUTH_PROVIDER_SIGN_IN_FAILED`, keys the provider can no
+longer use `OAUTH_PROVIDER_KEYS_MISSING`, the flow's user or project deleted meanwhile
+`OAUTH_FLOW_TARGET_DELETED` (never redirected when the project is gone: its trusted domains are gone too).
+Without the flow's cookie (redirect mode), with an unknown state, or a flow already completed: plain 400, as
+Stack answers.
 
  * @summary The provider's redirect back (browser navigation)
  */

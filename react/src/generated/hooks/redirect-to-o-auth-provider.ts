@@ -31,7 +31,8 @@ a `token` of an anonymous user makes a new OAuth account upgrade that user (it k
 
 Shared (development) keys: a provider configured with `isShared` uses the operator's keys
 (`OAUTH_SHARED_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET`), only for google, github, microsoft
-and spotify, and only in projects that are development environments (plain 400 otherwise).
+and spotify, and only in projects that are development environments (`OAUTH_PROVIDER_KEYS_MISSING` otherwise,
+also when the server has no shared keys for the type or the provider has no secret of its own).
 `provider_scope` (extra provider scopes) needs the project's own keys.
 
  * @summary Start OAuth sign-in or linking with a provider (browser navigation)

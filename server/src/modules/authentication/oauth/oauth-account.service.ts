@@ -1,13 +1,13 @@
 import {
   ContactChannelAlreadyUsedForAuthBySomeoneElseError,
   OauthConnectionAlreadyConnectedToAnotherUserError,
+  OauthFlowTargetDeletedError,
   SignUpNotEnabledError,
   UserEmailAlreadyExistsError,
 } from '@gatehouse/protocol/errors';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { OAuthAccountRow } from './oauth.table.ts';
 import { isUniqueViolation } from '../../../db/unique-violation.ts';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
 import type { UserService } from '../../identity/users/index.ts';
@@ -55,7 +55,7 @@ export class OAuthAccountService {
     const signIn = await findSignInAccount(this.db, project.id, provider.configId, profile.accountId);
     if (flow.type === 'link') {
       const user = await this.users.find(project.id, flow.userId ?? '');
-      if (!user) throw new PlainHttpError(400, 'The user this OAuth flow links to no longer exists.');
+      if (!user) throw new OauthFlowTargetDeletedError({ reason: 'user_deleted' }, 'The user this OAuth flow links to no longer exists.');
       if (signIn && signIn.user_id !== user.id) throw new OauthConnectionAlreadyConnectedToAnotherUserError();
       await this.keepTokens(project, await this.link(project, provider, user.id, profile), tokens);
       return { userId: user.id, isNewUser: false };

@@ -6,6 +6,7 @@ import {
   InvalidPublishableClientKeyError,
   InvalidScopeError,
   KnownError,
+  OauthFlowTargetDeletedError,
   OauthProviderAccessDeniedError,
   OauthExtraScopeNotAvailableWithSharedOauthKeysError,
   OauthProviderNotFoundOrNotEnabledError,
@@ -189,7 +190,9 @@ export class OAuthFlowService {
     if (!(await deleteFlow(this.db, stored.projectId, innerState)))
       throw new PlainHttpError(400, 'This OAuth sign-in was already completed. Please sign in again.');
     const project = await this.projects.find(stored.projectId);
-    if (!project) throw new PlainHttpError(400, 'The project of this OAuth sign-in no longer exists.');
+    // Only in a race: deleting the project deletes its flows, so the project went after the flow was taken.
+    if (!project)
+      throw new OauthFlowTargetDeletedError({ reason: 'project_deleted' }, 'The project of this OAuth sign-in no longer exists.');
     const flow = stored.data;
     try {
       if (stored.expiresAt.getTime() < Date.now()) throw new OuterOauthTimeoutError();

@@ -1,11 +1,11 @@
 import {
   KnownError,
   OauthProviderAccessDeniedError,
+  OauthProviderSignInFailedError,
   OauthProviderTemporarilyUnavailableError,
   OidcProviderResponseInvalidError,
 } from '@gatehouse/protocol/errors';
 import * as client from 'openid-client';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { ProviderCredentials } from './oauth-settings.ts';
 import type { OidcProviderSettings } from './oidc-provider-config.ts';
 import type { ProviderEndpoints, ProviderProfile, ProviderSpec, ProviderType } from './provider-table.ts';
@@ -125,7 +125,10 @@ export class ProviderClient {
     try {
       profile = this.provider.spec.profile(userinfo as Record<string, unknown>, emails);
     } catch (error) {
-      throw new PlainHttpError(400, `The provider's profile could not be read: ${(error as Error).message}`);
+      throw new OauthProviderSignInFailedError(
+        { reason: 'profile_unreadable' },
+        `The provider's profile could not be read: ${(error as Error).message}`,
+      );
     }
     const appleName = this.provider.type === 'apple' ? appleUserName(parameters.user) : null;
     return { profile: { ...profile, displayName: profile.displayName ?? appleName }, tokens };
@@ -168,25 +171,35 @@ export class ProviderClient {
       client.fetchProtectedResource(this.configuration, accessToken, new URL(url), 'GET', null, headers),
     );
     if (response.status >= 500) throw new OauthProviderTemporarilyUnavailableError();
-    if (!response.ok) throw new PlainHttpError(400, `The provider refused to describe the account (HTTP ${response.status}).`);
+    if (!response.ok) {
+      throw new OauthProviderSignInFailedError(
+        { reason: 'account_description_refused' },
+        `The provider refused to describe the account (HTTP ${response.status}).`,
+      );
+    }
     return response.json();
   }
 
-  /** Runs a provider call, turning its failures into the catalogue's errors (or a plain 400). */
+  /** Runs a provider call, turning its failures into the catalogue's errors. */
   private async call<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       const mapped = providerError(error);
-      // A project's own OpenID provider: whatever is not a catalogued provider failure is a refused answer.
-      if (this.provider.oidc && mapped instanceof PlainHttpError) throw this.oidcRefusal(detailOf(error));
+      // A project's own OpenID provider: an answer we could not accept (a spoiled ID token, a wrong issuer or nonce)
+      // is its own refusal, naming the configuration; an OAuth error the provider itself answered stays as it is.
+      if (this.provider.oidc && mapped instanceof OauthProviderSignInFailedError && !isOAuthErrorAnswer(error)) {
+        throw this.oidcRefusal(detailOf(error));
+      }
       throw mapped;
     }
   }
 }
 
-const detailOf = (error: unknown): string =>
-  error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError ? error.error : (error as Error).message;
+const isOAuthErrorAnswer = (error: unknown): error is client.AuthorizationResponseError | client.ResponseBodyError =>
+  error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError;
+
+const detailOf = (error: unknown): string => (isOAuthErrorAnswer(error) ? error.error : (error as Error).message);
 
 export function providerError(error: unknown): Error {
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
@@ -194,9 +207,14 @@ export function providerError(error: unknown): Error {
     if (code === 'access_denied' || code === 'consent_required') return new OauthProviderAccessDeniedError();
     if (code === 'temporarily_unavailable' || code === 'server_error') return new OauthProviderTemporarilyUnavailableError();
     if (error instanceof client.ResponseBodyError && error.status >= 500) return new OauthProviderTemporarilyUnavailableError();
-    if (code === 'invalid_grant') return new PlainHttpError(400, 'The provider refused its code (expired or already used); sign in again.');
-    return new PlainHttpError(
-      400,
+    if (code === 'invalid_grant') {
+      return new OauthProviderSignInFailedError(
+        { reason: 'code_refused' },
+        'The provider refused its code (expired or already used); sign in again.',
+      );
+    }
+    return new OauthProviderSignInFailedError(
+      { reason: 'sign_in_refused', provider_error: code },
       `The provider refused the sign-in: ${code}${error.error_description ? ` (${error.error_description})` : ''}`,
     );
   }
@@ -204,8 +222,11 @@ export function providerError(error: unknown): Error {
   // A 5xx answer that is not an OAuth error body (openid-client keeps the response as the cause).
   if (error instanceof Error && error.cause instanceof Response && error.cause.status >= 500)
     return new OauthProviderTemporarilyUnavailableError();
-  if (error instanceof Error && !(error instanceof PlainHttpError) && !(error instanceof KnownError)) {
-    return new PlainHttpError(400, `The provider's answer was not accepted: ${error.message}`);
+  if (error instanceof Error && !(error instanceof KnownError)) {
+    return new OauthProviderSignInFailedError(
+      { reason: 'answer_not_accepted' },
+      `The provider's answer was not accepted: ${error.message}`,
+    );
   }
   return error as Error;
 }

@@ -1,11 +1,11 @@
 import {
   InvalidSharedOauthProviderIdError,
   InvalidStandardOauthProviderIdError,
+  OauthProviderKeysMissingError,
   OauthProviderNotFoundOrNotEnabledError,
   OauthProviderTemporarilyUnavailableError,
   OidcProviderConfigInvalidError,
 } from '@gatehouse/protocol/errors';
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
 import type { OAuthProviderConfig } from '../../../tenancy/project-config.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
@@ -41,18 +41,26 @@ export function resolveProvider(project: Project, configId: string, settings: OA
   if (isShared) {
     if (!sharedKeyProviderTypes.includes(type)) throw new InvalidSharedOauthProviderIdError({ provider_id: type });
     if (!project.is_development_environment) {
-      throw new PlainHttpError(
-        400,
+      throw new OauthProviderKeysMissingError(
+        { reason: 'shared_keys_outside_development', provider_id: configId },
         `Shared OAuth keys are for development projects only: give ${configId} the project's own client id and secret.`,
       );
     }
     const shared = settings.sharedKeys[type as ProviderType];
-    if (!shared)
-      throw new PlainHttpError(400, `This server has no shared keys for ${type}: give ${configId} the project's own client id and secret.`);
+    if (!shared) {
+      throw new OauthProviderKeysMissingError(
+        { reason: 'no_shared_keys_on_server', provider_id: configId },
+        `This server has no shared keys for ${type}: give ${configId} the project's own client id and secret.`,
+      );
+    }
     credentials = shared;
   } else {
-    if (!config.clientId || !config.clientSecret)
-      throw new PlainHttpError(400, `The OAuth provider ${configId} has no client id and secret.`);
+    if (!config.clientId || !config.clientSecret) {
+      throw new OauthProviderKeysMissingError(
+        { reason: 'no_client_credentials', provider_id: configId },
+        `The OAuth provider ${configId} has no client id and secret.`,
+      );
+    }
     credentials = { clientId: config.clientId, clientSecret: config.clientSecret };
   }
   const spec = providerTable[type];
