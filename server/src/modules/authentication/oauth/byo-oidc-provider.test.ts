@@ -182,7 +182,7 @@ describe("a project's own OpenID provider", () => {
     await later.close();
     const response = await flows.authorize(configId, authorizeQuery(target, pkce().challenge));
     expectError(response, 400, 'OIDC_PROVIDER_CONFIG_INVALID');
-    expect(response.body.details.reason).toContain("the issuer's discovery document could not be read");
+    expect(response.body.details?.reason).toContain("the issuer's discovery document could not be read");
   });
 
   it("is the project's own: another project cannot start or finish a sign-in with it", async () => {
