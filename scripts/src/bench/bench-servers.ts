@@ -7,6 +7,7 @@ import { buildApp } from '../../../server/src/app.ts';
 import { createDatabase } from '../../../server/src/db/create-database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
+import { defaultEmailThemeId } from '../../../server/src/tenancy/project-config.ts';
 import { type DerivedFloor, deriveFloor } from './operations/derived-floors.ts';
 import { registerDerivedFloors, registerReadFloors } from './operations/floor-routes.ts';
 import { readFloors } from './operations/read-floors.ts';
@@ -37,6 +38,8 @@ const project = await services.projects.create({
     // The per-operation bench reads a user API key and a team API key.
     'apiKeys.enabled.user': true,
     'apiKeys.enabled.team': true,
+    // The per-operation bench reads a webhook endpoint on loopback (disabled: nothing is delivered to it).
+    'domains.allowLocalhost': true,
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {
       items: { credits: { displayName: 'Credits', customerType: 'user' } },
@@ -94,6 +97,12 @@ const fixture: Record<string, string> = {
   customer_id: user.id,
   item_id: 'credits',
   ...(contactChannel.rows[0] ? { contact_channel_id: contactChannel.rows[0].id } : {}),
+  // Rows the email, config and webhook reads ask for by id.
+  theme_id: defaultEmailThemeId,
+  draft_id: await services.emailContent.drafts.create(project, { display_name: 'Bench draft' }),
+  email_id: await services.email.recordSkipped(project.id, { to: email, kind: 'custom', subject: 'Bench', reason: 'Bench row.' }),
+  level: 'project',
+  endpoint_id: (await services.webhookEndpoints.create(project, { url: 'http://127.0.0.1:9/bench', enabled: false })).id,
 };
 // A project of 100 000 users for the metrics endpoint.
 const bigProject = await services.projects.create({ displayName: 'Metrics project' });

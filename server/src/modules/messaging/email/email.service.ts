@@ -8,7 +8,7 @@ import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import { isSupportedLanguage, projectLanguageOf } from '../../../tenancy/project-language.ts';
-import { BatchRendering, type ProjectForEmail, transactionalCategoryId } from './batch-rendering.ts';
+import { BatchRendering, type ProjectForEmail } from './batch-rendering.ts';
 import type { EmailContentService } from './email-content.service.ts';
 import type { EmailDeliverySettings } from './email-delivery-settings.ts';
 import { type EmailKind, headerText, type OutgoingEmail, templateOf } from './email-kinds.ts';
@@ -19,9 +19,9 @@ import {
   type OutboxFilter,
 } from './email-outbox.repository.ts';
 import type { EmailOutboxRow } from './email-outbox.table.ts';
-import { type OutboxStore, sealBatchVariables, sealedOutbox } from './email-outbox-sealing.ts';
+import { type OutboxStore, sealedOutbox } from './email-outbox-sealing.ts';
 import { EmailSourceError } from './rendering/email-renderer.ts';
-import { systemEmailFallback } from './system-email-fallback.ts';
+import { queueUnrenderedSystemEmail, systemEmailFallback } from './system-email-fallback.ts';
 import { type EmailLog, noServerReason, OutboxDelivery } from './outbox-delivery.ts';
 import { connectableSmtp, smtpFailureText } from './smtp-guard.ts';
 import { resolveSmtpSettings, type SmtpSettings } from './smtp-settings.ts';
@@ -97,7 +97,18 @@ export class EmailService {
         kind: email.kind,
         error: error.message,
       });
-      return this.queueUnrendered(project, email, systemEmailFallback(template.kind, language, project), template.variables);
+      const sources = systemEmailFallback(template.kind, language, project);
+      const outboxId = await queueUnrenderedSystemEmail(
+        this.db,
+        this.outbox,
+        this.options.cipher,
+        project.id,
+        email,
+        sources,
+        template.variables,
+      );
+      this.worker.kick();
+      return { outboxId, delivered: false };
     }
     const { rendered, fallbackReason } = result;
     if (fallbackReason)
@@ -134,41 +145,6 @@ export class EmailService {
     if (!settings) return { outboxId: row.id, delivered: false };
     const delivered = await this.worker.attempt(project, settings, { ...row, attempts: 1 }, { subject, html, text });
     return { outboxId: row.id, delivered };
-  }
-
-  /** A system email queued with its fallback sources (its variables sealed), rendered and sent by the worker. */
-  private async queueUnrendered<K extends EmailKind>(
-    project: ProjectForEmail,
-    email: OutgoingEmail<K>,
-    sources: ReturnType<typeof systemEmailFallback>,
-    variables: Record<string, unknown>,
-  ): Promise<{ outboxId: string; delivered: boolean }> {
-    const batchId = randomUUID();
-    await insertEmailSendBatch(this.db, project.id, {
-      id: batchId,
-      template_source: sources.templateSource,
-      theme_source: sources.themeSource,
-      variables: sealBatchVariables(this.options.cipher, variables),
-      subject: null,
-      fallback_subject: sources.fallbackSubject,
-      notification_category_id: transactionalCategoryId,
-    });
-    const row = await this.outbox.insertEmailOutbox(this.db, {
-      id: randomUUID(),
-      project_id: project.id,
-      to_address: email.to,
-      kind: email.kind,
-      subject: '',
-      html: '',
-      text: '',
-      sent_at: null,
-      error: null,
-      status: 'queued',
-      batch_id: batchId,
-      user_id: email.user?.id ?? null,
-    });
-    this.worker.kick();
-    return { outboxId: row.id, delivered: false };
   }
 
   /** An email not sent on purpose, kept in the outbox with the reason. */

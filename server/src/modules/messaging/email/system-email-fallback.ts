@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import type { DbHandle } from '../../../db/handle.ts';
+import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
+import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
+import { transactionalCategoryId } from './batch-rendering.ts';
+import { insertEmailSendBatch } from './email-outbox.repository.ts';
+import { type OutboxStore, sealBatchVariables } from './email-outbox-sealing.ts';
 import {
   builtInSystemTemplateSource,
   builtInTemplates,
@@ -24,4 +31,44 @@ export function systemEmailFallback(kind: SystemEmailKind, language: Language, p
     themeSource: builtInThemes[lightThemeId]!.tsxSource,
     fallbackSubject: builtInSubject(kind, project),
   };
+}
+
+/**
+ * A system email that did not render in time, queued as a one-row batch of its fallback sources (its
+ * variables sealed: they carry the link and code) for the outbox worker to render and send; the row's id.
+ */
+export async function queueUnrenderedSystemEmail(
+  db: DbHandle,
+  outbox: OutboxStore,
+  cipher: AtRestCipher | undefined,
+  projectId: ProjectId,
+  email: { to: string; kind: string; user?: { id?: string } },
+  sources: ReturnType<typeof systemEmailFallback>,
+  variables: Record<string, unknown>,
+): Promise<string> {
+  const batchId = randomUUID();
+  await insertEmailSendBatch(db, projectId, {
+    id: batchId,
+    template_source: sources.templateSource,
+    theme_source: sources.themeSource,
+    variables: sealBatchVariables(cipher, variables),
+    subject: null,
+    fallback_subject: sources.fallbackSubject,
+    notification_category_id: transactionalCategoryId,
+  });
+  const row = await outbox.insertEmailOutbox(db, {
+    id: randomUUID(),
+    project_id: projectId,
+    to_address: email.to,
+    kind: email.kind,
+    subject: '',
+    html: '',
+    text: '',
+    sent_at: null,
+    error: null,
+    status: 'queued',
+    batch_id: batchId,
+    user_id: email.user?.id ?? null,
+  });
+  return row.id;
 }
