@@ -1,6 +1,6 @@
 import { BodyParsingError } from '@gatehouse/protocol/errors';
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -18,26 +18,22 @@ declare module 'fastify' {
 export const bodyParsersPlugin = fp(async (app: FastifyInstance) => {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const body = String(raw);
-    // Kept for signature checks over the exact bytes (the Stripe webhook).
-    request.rawBody = body;
-    if (body.trim() === '') return done(null, undefined);
-    // The default parser (prototype-poisoning safe) answers through its callback.
-    void parseJson(request, body, (error, parsed) => {
-      if (error) return done(new BodyParsingError(`The request body is not valid JSON: ${error.message}`), undefined);
-      done(null, parsed);
-    });
-  });
+  /** JSON as the default parser reads it (prototype-poisoning safe), an empty body being no body. */
+  const jsonParser =
+    (keepRawBody: boolean) => (request: FastifyRequest, raw: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+      const body = String(raw);
+      // Kept for signature checks over the exact bytes (the Stripe webhook).
+      if (keepRawBody) request.rawBody = body;
+      if (body.trim() === '') return done(null, undefined);
+      // The default parser answers through its callback.
+      void parseJson(request, body, (error, parsed) => {
+        if (error) return done(new BodyParsingError(`The request body is not valid JSON: ${error.message}`), undefined);
+        done(null, parsed);
+      });
+    };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(true));
   // SCIM clients send application/scim+json (RFC 7644 §3.1): the same JSON, parsed the same way.
-  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (request, raw, done) => {
-    const body = String(raw);
-    if (body.trim() === '') return done(null, undefined);
-    void parseJson(request, body, (error, parsed) => {
-      if (error) return done(new BodyParsingError(`The request body is not valid JSON: ${error.message}`), undefined);
-      done(null, parsed);
-    });
-  });
+  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, jsonParser(false));
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(formbody);
 });

@@ -1,8 +1,8 @@
+// The server's one HTML escaping (escape-html, as its hand-written pages use).
+import escapeHtml from 'escape-html';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestSamlIdp } from './saml-idp.ts';
-
-const htmlEscape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const readForm = async (request: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -40,7 +40,7 @@ export async function startSamlIdpWeb(audience: () => string) {
     if (request.method === 'GET' && url.pathname === '/sso') {
       const authnRequest = TestSamlIdp.readRequest(url.href);
       return page(
-        `<title>Test IdP</title><form method="post" action="/login"><input type="hidden" name="request_id" value="${htmlEscape(authnRequest.id)}"><input type="hidden" name="acs_url" value="${htmlEscape(authnRequest.acsUrl)}"><label>IdP email <input name="email" type="email"></label><button type="submit">Sign in at the IdP</button></form>`,
+        `<title>Test IdP</title><form method="post" action="/login"><input type="hidden" name="request_id" value="${escapeHtml(authnRequest.id)}"><input type="hidden" name="acs_url" value="${escapeHtml(authnRequest.acsUrl)}"><label>IdP email <input name="email" type="email"></label><button type="submit">Sign in at the IdP</button></form>`,
       );
     }
     if (request.method === 'POST' && url.pathname === '/login') {
@@ -71,7 +71,7 @@ export async function startSamlIdpWeb(audience: () => string) {
         samlResponse = Buffer.from(xml.replace(/(<saml:AttributeValue>)[^<]+/, '$1ceo@forged.test'), 'utf8').toString('base64');
       }
       return page(
-        `<title>Test IdP</title><form method="post" action="${htmlEscape(form.get('acs_url') ?? '')}"><input type="hidden" name="SAMLResponse" value="${htmlEscape(samlResponse)}"></form><script>document.forms[0].submit()</script>`,
+        `<title>Test IdP</title><form method="post" action="${escapeHtml(form.get('acs_url') ?? '')}"><input type="hidden" name="SAMLResponse" value="${escapeHtml(samlResponse)}"></form><script>document.forms[0].submit()</script>`,
       );
     }
     response.writeHead(404).end();

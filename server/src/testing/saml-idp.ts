@@ -1,3 +1,5 @@
+// escape-html (& < > " ' as entities) is XML-safe too: the server's one escaping serves the IdP's XML.
+import escapeHtml from 'escape-html';
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { inflateRawSync } from 'node:zlib';
@@ -9,7 +11,6 @@ type XmlEncryption = {
 };
 const xmlenc = createRequire(import.meta.url)('xml-encryption') as XmlEncryption;
 
-const xmlEscape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const pemBody = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 
@@ -62,7 +63,7 @@ export class TestSamlIdp {
           `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${pemBody(pem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
       )
       .join('');
-    return `<?xml version="1.0"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${xmlEscape(this.entityId)}"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keys}<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${xmlEscape(this.ssoUrl)}"/></md:IDPSSODescriptor></md:EntityDescriptor>`;
+    return `<?xml version="1.0"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${escapeHtml(this.entityId)}"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keys}<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${escapeHtml(this.ssoUrl)}"/></md:IDPSSODescriptor></md:EntityDescriptor>`;
   }
 
   /** The request id and ACS URL of an HTTP-Redirect AuthnRequest URL's `SAMLRequest`. */
@@ -80,20 +81,20 @@ export class TestSamlIdp {
     const notBefore = options.notBefore ?? new Date(now.getTime() - 60_000);
     const notOnOrAfter = options.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000);
     const assertionId = `_a${randomBytes(16).toString('hex')}`;
-    const inResponseTo = options.inResponseTo ? ` InResponseTo="${xmlEscape(options.inResponseTo)}"` : '';
+    const inResponseTo = options.inResponseTo ? ` InResponseTo="${escapeHtml(options.inResponseTo)}"` : '';
     const attribute = (name: string, values: string[]) =>
-      `<saml:Attribute Name="${name}">${values.map((value) => `<saml:AttributeValue>${xmlEscape(value)}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
+      `<saml:Attribute Name="${name}">${values.map((value) => `<saml:AttributeValue>${escapeHtml(value)}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
     const attributes = [
       attribute('email', [options.email]),
       ...(options.name ? [attribute('name', [options.name])] : []),
       ...(options.groups ? [attribute('groups', options.groups)] : []),
     ].join('');
-    let assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${xmlEscape(this.entityId)}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${xmlEscape(options.nameId ?? options.email)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${iso(notOnOrAfter)}" Recipient="${xmlEscape(options.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(notBefore)}" NotOnOrAfter="${iso(notOnOrAfter)}"><saml:AudienceRestriction><saml:Audience>${xmlEscape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement>${attributes}</saml:AttributeStatement></saml:Assertion>`;
+    let assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${escapeHtml(this.entityId)}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escapeHtml(options.nameId ?? options.email)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${iso(notOnOrAfter)}" Recipient="${escapeHtml(options.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(notBefore)}" NotOnOrAfter="${iso(notOnOrAfter)}"><saml:AudienceRestriction><saml:Audience>${escapeHtml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement>${attributes}</saml:AttributeStatement></saml:Assertion>`;
     if (options.sign ?? true) assertion = this.sign(assertion, options.signWith ?? this.keyPair);
     const body = options.encryptTo
       ? `<saml:EncryptedAssertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${await encrypt(assertion, options.encryptTo)}</saml:EncryptedAssertion>`
       : assertion;
-    const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${iso(now)}" Destination="${xmlEscape(options.acsUrl)}"${inResponseTo}><saml:Issuer>${xmlEscape(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${body}</samlp:Response>`;
+    const response = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${iso(now)}" Destination="${escapeHtml(options.acsUrl)}"${inResponseTo}><saml:Issuer>${escapeHtml(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${body}</samlp:Response>`;
     return Buffer.from(response, 'utf8').toString('base64');
   }
 

@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { JobLog } from '../../../kernel/background-job.ts';
+import { DeliveryRounds } from '../../../kernel/delivery-rounds.ts';
 import type { HostResolver } from '../../../lib/outbound/outbound-target.ts';
 import type { BatchRendering, ProjectForEmail } from './batch-rendering.ts';
 import { type EmailDeliverySettings, readEmailDeliverySettings } from './email-delivery-settings.ts';
@@ -30,9 +31,7 @@ export class OutboxDelivery {
   readonly settings: Required<EmailDeliverySettings>;
   private readonly transports: SmtpTransports;
   private readonly settler: OutboxSettler;
-  private round: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly rounds: DeliveryRounds;
 
   constructor(
     private readonly db: DbHandle,
@@ -49,6 +48,10 @@ export class OutboxDelivery {
     this.settings = { ...readEmailDeliverySettings({}), ...options.delivery };
     this.transports = new SmtpTransports(this.settings.smtpConnections, options.resolve);
     this.settler = new OutboxSettler(db, store);
+    this.rounds = new DeliveryRounds(
+      (log) => this.deliverDue(log),
+      () => this.settings.claimsInFlight,
+    );
   }
 
   /** One round: claims a batch of due rows, delivers them and settles them; the number claimed. */
@@ -78,30 +81,12 @@ export class OutboxDelivery {
    * run two runs in one instance.
    */
   deliverUntilIdle(log?: JobLog, budgetMillis = 10_000): Promise<void> {
-    if (this.round) {
-      this.again = true;
-      return this.round;
-    }
-    const lane = async (until: number) => {
-      while (!this.stopped && Date.now() < until && (await this.deliverDue(log)) > 0) {
-        // next round
-      }
-    };
-    this.round = (async () => {
-      do {
-        this.again = false;
-        const until = Date.now() + budgetMillis;
-        await Promise.all(Array.from({ length: this.settings.claimsInFlight }, () => lane(until)));
-      } while (this.again && !this.stopped);
-    })().finally(() => {
-      this.round = undefined;
-    });
-    return this.round;
+    return this.rounds.run(log, budgetMillis);
   }
 
   /** Starts delivering now (rows were just queued); errors are logged, never thrown. */
   kick(): void {
-    if (this.stopped || this.settings.pollIntervalMillis === 0) return;
+    if (this.rounds.isStopped || this.settings.pollIntervalMillis === 0) return;
     this.deliverUntilIdle().catch((error: unknown) =>
       this.options.log('email delivery failed', { error: error instanceof Error ? error.message : String(error) }),
     );
@@ -109,8 +94,7 @@ export class OutboxDelivery {
 
   /** Stops the worker (waits for the round in progress) and closes the pooled SMTP connections. */
   async close(): Promise<void> {
-    this.stopped = true;
-    await this.round?.catch(() => undefined);
+    await this.rounds.stop();
     this.transports.close();
   }
 

@@ -7,8 +7,11 @@ export type RenderedEmail = { subject: string; html: string; text: string };
 
 const recipientFields = ['id', 'display_name', 'primary_email', 'link'] as const;
 const hole = (field: string) => `\u0000${field}\u0000`;
-/** React's escaping of text and attribute values. */
-const escapeHtml = (value: string) =>
+/**
+ * A value as React's renderer writes it into the HTML (`&#x27;` for a quote, where escape-html writes
+ * `&#39;`): not an escaping of our own, a matcher that must find the renderer's bytes exactly.
+ */
+const asReactWritesIt = (value: string) =>
   value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[character] as string);
 
 /** The rendering with each of the recipient's (placeholder) values replaced by a hole. */
@@ -17,7 +20,7 @@ export function holesOf(rendered: RenderedEmail, recipient: Recipient): Rendered
   for (const field of recipientFields) {
     const value = recipient[field];
     if (!value) continue;
-    shape.html = shape.html.replaceAll(escapeHtml(value), hole(field));
+    shape.html = shape.html.replaceAll(asReactWritesIt(value), hole(field));
     shape.text = shape.text.replaceAll(value, hole(field));
     shape.subject = shape.subject.replaceAll(value, hole(field));
   }
@@ -33,7 +36,7 @@ export function fillIn(shape: RenderedEmail, recipient: Recipient): RenderedEmai
   const filled = { ...shape };
   for (const field of recipientFields) {
     const value = recipient[field] ?? '';
-    filled.html = filled.html.replaceAll(hole(field), escapeHtml(value));
+    filled.html = filled.html.replaceAll(hole(field), asReactWritesIt(value));
     filled.text = filled.text.replaceAll(hole(field), value);
     filled.subject = filled.subject.replaceAll(hole(field), value);
   }

@@ -1,6 +1,7 @@
 import { WebhookEndpointNotFoundError, WebhookMessageNotFoundError } from '@gatehouse/protocol/errors';
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import type { JobLog } from '../../../kernel/background-job.ts';
+import { DeliveryRounds } from '../../../kernel/delivery-rounds.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { EventLog } from '../../platform/events/index.ts';
@@ -34,9 +35,7 @@ const logLimit = 100;
  */
 export class WebhookDeliveryService {
   private readonly connections: WebhookConnections;
-  private round: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly rounds: DeliveryRounds;
 
   constructor(
     private readonly db: DbHandle,
@@ -46,6 +45,10 @@ export class WebhookDeliveryService {
     private readonly cipher: AtRestCipher,
   ) {
     this.connections = new WebhookConnections(settings.endpointConnections ?? 16);
+    this.rounds = new DeliveryRounds(
+      (log) => this.deliverDue(log),
+      () => this.settings.claimsInFlight ?? 1,
+    );
   }
 
   /** Messages waiting for a delivery attempt, in every project (metrics). */
@@ -91,37 +94,18 @@ export class WebhookDeliveryService {
    * it look once more), so the job and a wake-up never run two runs in one instance.
    */
   deliverUntilIdle(log?: JobLog, budgetMillis = 10_000): Promise<void> {
-    if (this.round) {
-      this.again = true;
-      return this.round;
-    }
-    const lane = async (until: number) => {
-      while (!this.stopped && Date.now() < until && (await this.deliverDue(log)) > 0) {
-        // next round
-      }
-    };
-    this.round = (async () => {
-      do {
-        this.again = false;
-        const until = Date.now() + budgetMillis;
-        await Promise.all(Array.from({ length: this.settings.claimsInFlight ?? 1 }, () => lane(until)));
-      } while (this.again && !this.stopped);
-    })().finally(() => {
-      this.round = undefined;
-    });
-    return this.round;
+    return this.rounds.run(log, budgetMillis);
   }
 
   /** Delivers now (messages were just queued: the NOTIFY of the trigger that queued them); errors are logged, never thrown. */
   wake(log?: JobLog): void {
-    if (this.stopped || this.settings.pollIntervalMillis === 0) return;
+    if (this.rounds.isStopped || this.settings.pollIntervalMillis === 0) return;
     this.deliverUntilIdle(log).catch((error: unknown) => log?.error({ err: error }, 'webhook delivery failed'));
   }
 
   /** Stops delivering (waits for the round in progress) and closes the kept-alive connections. */
   async close(): Promise<void> {
-    this.stopped = true;
-    await this.round?.catch(() => undefined);
+    await this.rounds.stop();
     await this.connections.close();
   }
 
