@@ -35,8 +35,8 @@ async function signUpWithProject(): Promise<Owner> {
   return { email, projectName, projectId, storage };
 }
 
-/** Names that are no UI text: the product, each language's own name, the pseudo-locale's tag. */
-const names = ['Gatehouse', 'en-XA', ...languageOwnNames];
+/** Names that are no UI text: the product, Stripe, each language's own name, the pseudo-locale's tag. */
+const names = ['Gatehouse', 'Stripe', 'en-XA', ...languageOwnNames];
 
 /**
  * The words of `#main` outside pseudo-localised messages: code, ids, editable text and the server's names of its
@@ -61,7 +61,8 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
     ].join(', ');
     for (const element of Array.from(main.querySelectorAll(dataOnly))) element.remove();
     for (const option of Array.from(main.querySelectorAll('option'))) {
-      if (/^[0-9a-f-]{36}$/i.test(option.value)) option.remove();
+      // Record ids (themes, teams) and ISO currency codes name things, not words.
+      if (/^[0-9a-f-]{36}$/i.test(option.value) || /^[A-Z]{3}$/.test(option.value)) option.remove();
     }
     // Every text node, hidden ones (closed dialogs, visually hidden labels) included; blocks kept apart by a space.
     for (const block of Array.from(main.querySelectorAll('p, li, td, th, dt, dd, label, option, button, h1, h2, h3, span, a')))
