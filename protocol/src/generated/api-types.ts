@@ -8314,6 +8314,12 @@ export interface components {
             clientSecret?: string;
             allowSignIn?: boolean;
             allowConnectedAccounts?: boolean;
+            /** @description Gatehouse's own, with `type: oidc` (a project's own OpenID Connect provider, key `oidc-<slug>`): the issuer whose discovery document (`/.well-known/openid-configuration`) is read, through the outbound guard, when saved and at each sign-in. */
+            issuer?: string;
+            /** @description Gatehouse's own, with `type: oidc`: the sign-in button's label (1 to 64 characters). */
+            displayName?: string;
+            /** @description Gatehouse's own, with `type: oidc`: the scopes asked for, space-separated (default `email profile`); `openid` is always added. */
+            scopes?: string;
         } & {
             [key: string]: unknown;
         };
