@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { OperationName, OperationResult } from '@gatehouse/protocol';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routeTable } from '../generated/route-table.ts';
@@ -18,17 +19,35 @@ const operations = routeTable.map((route) => ({
   pattern: routePattern(route.url),
 }));
 
-export type ContractResponse = {
+/**
+ * A checked answer. `Body` is the success body of the operation a request names (`operation`), from the
+ * generated operation types: reading a field the spec does not declare fails typecheck. Requests that name
+ * no operation keep an untyped body (`any`), as every test did before.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the untyped default of requests that name no operation
+export type ContractResponse<Body = any> = {
   operationId: string | undefined;
   /** The real status (after undoing the status override). */
   status: number;
   httpStatus: number;
   headers: Record<string, string | string[] | number | undefined>;
   text: string;
-  /** Parsed JSON for JSON responses, else the text; already checked against the spec, so tests read fields freely. */
-  // biome-ignore lint/suspicious/noExplicitAny: validated against the declared schema before it is returned
-  body: any;
+  /** Parsed JSON for JSON responses, else the text; already checked against the spec. An error answer's body is the error (read it with expectError). */
+  body: Body;
 };
+
+/** A request for `contractRequest`; `operation` names the operation it must reach and types the answer's body. */
+export type ContractRequest<Id extends OperationName | undefined = undefined> = InjectOptions & { url: string; operation?: Id };
+/** What a catalogued error answer adds to the body (absent on a success). */
+// biome-ignore lint/suspicious/noExplicitAny: each code's details differ; expectError checks them by value
+type ErrorFields = { code?: string; error?: string; details?: Record<string, any> };
+type SuccessOrError<Body> = [Body] extends [object] ? Body & ErrorFields : Body | (ErrorFields & { code: string });
+/**
+ * The body type of a request's answer: its operation's success body (with the fields an error answer has
+ * instead), or `any` when it names none.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the untyped default of requests that name no operation
+export type ContractBody<Id extends OperationName | undefined> = Id extends OperationName ? SuccessOrError<OperationResult<Id>> : any;
 
 const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
@@ -53,7 +72,11 @@ function resolveResponse(response: ResponseSpec): ResponseSpec {
  * operation declares, the body matches the declared schema, and the known-error header equals
  * `body.code`. Every checked (operation, status, code) is recorded for the coverage report of `pnpm test`.
  */
-export async function contractRequest(app: FastifyInstance, options: InjectOptions & { url: string }): Promise<ContractResponse> {
+export async function contractRequest<Id extends OperationName | undefined = undefined>(
+  app: FastifyInstance,
+  request: ContractRequest<Id>,
+): Promise<ContractResponse<ContractBody<Id>>> {
+  const { operation, ...options } = request;
   const response = await app.inject(options);
   const method = (options.method ?? 'GET').toUpperCase();
   const path = options.url.split('?')[0] as string;
@@ -87,6 +110,7 @@ export async function contractRequest(app: FastifyInstance, options: InjectOptio
     return { operationId: undefined, status, httpStatus: response.statusCode, headers, text: response.body, body };
   }
   const { route } = match;
+  if (operation !== undefined && route.operationId !== operation) fail(`the request names ${operation} but reaches ${route.operationId}`);
   const specPath = route.specPath;
   const declared = (openapi.paths as unknown as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[specPath]?.[
     method.toLowerCase()

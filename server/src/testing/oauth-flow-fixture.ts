@@ -52,7 +52,11 @@ export function oauthFlowFixture() {
   /** The user of a token endpoint answer (it carries no user_id). */
   const subOf = (answer: { body: { access_token: string } }) => decodeJwt(answer.body.access_token).sub as string;
   const me = (accessToken: string, project: TestProject = env.project) =>
-    env.context.request({ url: '/api/v1/users/me', headers: { ...project.headers.client, 'x-stack-access-token': accessToken } });
+    env.context.request({
+      url: '/api/v1/users/me',
+      headers: { ...project.headers.client, 'x-stack-access-token': accessToken },
+      operation: 'getCurrentUser',
+    });
   /** A new project with the base config and these keys; `development` makes it a development environment. */
   const projectWith = (config: Record<string, unknown>, development = false) =>
     env.context.createProject({ ...baseConfig, ...config }).then(async (project) => {

@@ -66,7 +66,7 @@ export const innerCookieOf = (response: ContractResponse): string | undefined =>
 
 export function oauthFlows(env: TestEnvironment) {
   const authorize = (provider: string, query: URLSearchParams) =>
-    env.context.request({ url: `/api/v1/auth/oauth/authorize/${provider}?${query}` });
+    env.context.request({ url: `/api/v1/auth/oauth/authorize/${provider}?${query}`, operation: 'redirectToOAuthProvider' });
 
   /** Authorize, then the provider's (auto-approving) page: the callback URL it sends the browser to, and the flow's cookie. */
   async function toProvider(options: FlowOptions = {}) {
@@ -84,12 +84,13 @@ export function oauthFlows(env: TestEnvironment) {
 
   /** The provider's redirect to our callback: the app's redirect (or the answer when it fails). */
   const callback = (url: URL, cookie: string | undefined) =>
-    env.context.request({ url: `${url.pathname}${url.search}`, headers: cookie ? { cookie } : {} });
+    env.context.request({ url: `${url.pathname}${url.search}`, headers: cookie ? { cookie } : {}, operation: 'redirectFromOAuthProvider' });
 
   const exchange = (project: TestProject, code: string, verifier: string, redirectUri = appCallback) =>
     env.context.request({
       method: 'POST',
       url: '/api/v1/auth/oauth/token',
+      operation: 'exchangeOAuthToken',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({
         grant_type: 'authorization_code',

@@ -32,10 +32,24 @@ export function passwordAuthFixture() {
   });
   const post = (url: string, payload: object, headers: Record<string, string> = client()) =>
     env.context.request({ method: 'POST', url: `/api/v1/auth${url}`, headers, payload });
-  const signUp = (email: string, pass = password, extra: object = {}) => post('/password/sign-up', { email, password: pass, ...extra });
-  const signIn = (email: string, pass = password) => post('/password/sign-in', { email, password: pass });
+  const signUp = (email: string, pass = password, extra: object = {}) =>
+    env.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/password/sign-up',
+      headers: client(),
+      payload: { email, password: pass, ...extra },
+      operation: 'signUpWithPassword',
+    });
+  const signIn = (email: string, pass = password) =>
+    env.context.request({
+      method: 'POST',
+      url: '/api/v1/auth/password/sign-in',
+      headers: client(),
+      payload: { email, password: pass },
+      operation: 'signInWithPassword',
+    });
   const me = (accessToken: string, extra: Record<string, string> = {}) =>
-    env.context.request({ url: '/api/v1/users/me', headers: asUser(accessToken, extra) });
+    env.context.request({ url: '/api/v1/users/me', headers: asUser(accessToken, extra), operation: 'getCurrentUser' });
   /** The status of refreshing a session: 200 while it lives, 401 once it has ended. */
   const refreshStatus = async (refreshToken: string) =>
     (await post('/sessions/current/refresh', {}, { ...client(), 'x-stack-refresh-token': refreshToken })).status;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InjectOptions } from 'fastify';
+import type { OperationName } from '@gatehouse/protocol';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { WebAppOptions } from '../plugins/web-app.ts';
@@ -14,7 +14,7 @@ import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { ProjectKeyKind } from '../modules/platform/project-keys/key-format.ts';
 import { createServer, migrations, type ServiceOptions } from '../services.ts';
-import { contractRequest } from './contract.ts';
+import { type ContractRequest, contractRequest } from './contract.ts';
 
 /** A fixed secret: tokens a test signs verify in any test file. */
 export const testServerSecret = createHash('sha256').update('gatehouse test secret').digest();
@@ -151,7 +151,7 @@ export async function createTestContext(
       return code;
     },
     /** A request checked against the spec (see contract.ts). */
-    request: async (request: InjectOptions & { url: string }) => {
+    request: async <Id extends OperationName | undefined = undefined>(request: ContractRequest<Id>) => {
       const response = await contractRequest(app, request);
       // Work done after the answer (the password reset email, the sign-in alert) is finished before a test looks for it.
       await services.passwordReset.settled();
