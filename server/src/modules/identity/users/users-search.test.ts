@@ -82,7 +82,12 @@ async function paged(query: string, limit: number, desc = false): Promise<string
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 200; page++) {
-    const search: URLSearchParams = new URLSearchParams({ query, limit: String(limit), ...(desc ? { desc: 'true' } : {}), ...(cursor ? { cursor } : {}) });
+    const search: URLSearchParams = new URLSearchParams({
+      query,
+      limit: String(limit),
+      ...(desc ? { desc: 'true' } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     const response = await context.request({ url: `/api/v1/users?${search}`, headers: project.headers.server });
     expect(response.status, response.text).toBe(200);
     seen.push(...response.body.items.map((item: { id: string }) => item.id));
