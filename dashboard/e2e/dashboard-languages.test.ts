@@ -19,8 +19,20 @@ const translatedMain = (path: string) =>
   ['/dashboard/projects', '/dashboard/projects/new'].includes(path) ||
   /\/teams$/.test(path) ||
   /\/(overview|connect|users|permissions|auth|sign-up-rules|domains|api-keys)$/.test(path);
-/** Names that are no UI text: the product, the OAuth providers, each language's own name, the pseudo-locale's tag. */
-const names = ['Gatehouse', 'Google', 'GitHub', 'Microsoft', 'en-XA', ...languageOwnNames];
+/**
+ * Names that are no UI text: the product, the OAuth providers, each language's own name, the pseudo-locale's tag,
+ * and the descriptions a new project's default team permissions carry (the project's data, which the owner edits).
+ */
+const names = [
+  'Gatehouse',
+  'Google',
+  'GitHub',
+  'Microsoft',
+  'en-XA',
+  ...languageOwnNames,
+  'Manage the team, its members and its API keys',
+  'See the other members',
+];
 
 type Owner = { email: string; projectName: string; projectId: string; storage: Awaited<ReturnType<BrowserContext['storageState']>> };
 
@@ -67,7 +79,7 @@ async function outsidePseudo(page: Page, selector: string, data: string[]): Prom
       [...document.querySelectorAll<HTMLElement>(selector)]
         .map((element) =>
           [...element.querySelectorAll<HTMLElement>('code, pre')].reduce(
-            (left, code) => left.replace(code.innerText, ''),
+            (left, code) => left.replaceAll(code.innerText, ''),
             element.innerText,
           ),
         )
