@@ -74,18 +74,17 @@ async function settled(page: Page): Promise<void> {
  * Code (`<code>`, `<pre>`: ids, paths, environment variables, the snippets to paste) is no UI text either.
  */
 async function outsidePseudo(page: Page, selector: string, data: string[]): Promise<string> {
-  const text = await page.evaluate(
-    (selector) =>
-      [...document.querySelectorAll<HTMLElement>(selector)]
-        .map((element) =>
-          [...element.querySelectorAll<HTMLElement>('code, pre')].reduce(
-            (left, code) => left.replaceAll(code.innerText, ''),
-            element.innerText,
-          ),
-        )
-        .join('\n'),
-    selector,
-  );
+  // Code hidden for the reading (a style that hides it while the rendered text is taken), as an owner skips it.
+  const text = await page.evaluate((selector) => {
+    const hideCode = document.createElement('style');
+    hideCode.textContent = 'code, pre { display: none !important; }';
+    document.head.append(hideCode);
+    try {
+      return [...document.querySelectorAll<HTMLElement>(selector)].map((element) => element.innerText).join('\n');
+    } finally {
+      hideCode.remove();
+    }
+  }, selector);
   return [...data, ...names]
     .sort((a, b) => b.length - a.length)
     .reduce((left, value) => left.replaceAll(value, ''), text.replace(/⟦[^⟧]*⟧/g, ''))
