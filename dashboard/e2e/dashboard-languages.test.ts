@@ -20,7 +20,7 @@ const translatedMain = (path: string) =>
   /\/teams$/.test(path) ||
   /\/(overview|connect|users|permissions|auth|sign-up-rules|domains|api-keys)$/.test(path);
 /**
- * Names that are no UI text: the product, the OAuth providers, each language's own name, the pseudo-locale's tag,
+ * Names that are no UI text: the product, the OAuth providers, the bot-challenge products, each language's own name, the pseudo-locale's tag,
  * and the descriptions a new project's default team permissions carry (the project's data, which the owner edits).
  */
 const names = [
@@ -28,6 +28,9 @@ const names = [
   'Google',
   'GitHub',
   'Microsoft',
+  // The other OAuth providers and the bot-challenge products the authentication page offers by name.
+  ...['Spotify', 'Facebook', 'Discord', 'GitLab', 'Bitbucket', 'LinkedIn', 'Apple', 'Twitch', 'X'],
+  ...['Cloudflare Turnstile', 'hCaptcha', 'Google reCAPTCHA'],
   'en-XA',
   ...languageOwnNames,
   'Manage the team, its members and its API keys',
