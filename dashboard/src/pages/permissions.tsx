@@ -172,7 +172,7 @@ function DefinitionRow({
                       disabled={update.isPending}
                       onChange={(event) => toggle(other.id, event.target.checked)}
                     />
-                    {other.id}
+                    <code>{other.id}</code>
                   </label>
                 ))}
             </div>
