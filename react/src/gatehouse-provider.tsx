@@ -30,9 +30,9 @@ export type GatehouseProviderProps = {
   trustedOrigins?: string[];
   theme?: Theme;
   /**
-   * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the first of the browser's languages the UI
-   * has, else the project's default language (`config.default_language`), else English. Only this
-   * language's messages are downloaded.
+   * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the signed-in user's `language` (picked in
+   * account settings), else the first of the browser's languages the UI has, else the project's default
+   * language (`config.default_language`), else English. Only this language's messages are downloaded.
    */
   lang?: string;
   /**
