@@ -11,7 +11,7 @@ import { setApiClient } from './api-mutator.ts';
 import { type Gatehouse, GatehouseContext, type SignInTokens } from './gatehouse-context.ts';
 import { getCurrentProject, getGetCurrentProjectQueryKey } from './generated/hooks.ts';
 import { type HandlerUrlOptions, resolveHandlerUrls } from './handler-urls.ts';
-import { createLocalisation, LocalisationContext } from './i18n/i18n-context.ts';
+import { createLocalisation, type Localisation, LocalisationContext } from './i18n/i18n-context.ts';
 import { directionOf, type Language, matchLanguage, pickLanguage } from './i18n/languages.ts';
 import { isTrustedRedirect, navigate, RETURN_TO_PARAM, untrustedRedirectPage, useRenderNavigations } from './navigation.ts';
 import { createGatehouseQueryClient } from './query-policy.ts';
@@ -30,9 +30,9 @@ export type GatehouseProviderProps = {
   trustedOrigins?: string[];
   theme?: Theme;
   /**
-   * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the first of the browser's languages the UI
-   * has, else the project's default language (`config.default_language`), else English. Only this
-   * language's messages are downloaded.
+   * The UI's language (`de`, `pt-BR`, `ar`, ...); by default the signed-in user's `language` (picked in
+   * account settings), else the first of the browser's languages the UI has, else the project's default
+   * language (`config.default_language`), else English. Only this language's messages are downloaded.
    */
   lang?: string;
   /**
@@ -60,21 +60,23 @@ export function GatehouseProvider(props: GatehouseProviderProps) {
   const [gatehouse] = useState(() => createGatehouse(props, queryClient));
   // Above the app's Suspense boundaries: a redirect from a suspended render restarts it under the new URL.
   useRenderNavigations();
-  // The `lang` prop; then the language the person picked in account settings (`chosen` while on the page, the
+  // The `lang` prop; then the language the person picks in account settings (`chosen`, while on the page; the
   // user's `language` when a session is open as the provider starts); then the browser's languages; then
   // (asked for only when none of these names a language the UI has) the project's default, then English.
-  const [chosen, choose] = useState<Language>();
-  const matched = matchLanguage([props.lang, chosen]);
-  const localisation = useMemo(() => {
+  const [chosen, choose] = useState<Localisation>();
+  const matched = matchLanguage([props.lang]);
+  const started = useMemo(() => {
     const fallback = () => matchLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? projectLanguage(queryClient);
     return createLocalisation(
       matched ??
         (gatehouse.session.getTokens().refreshToken
           ? import('./i18n/users-language.ts').then((module) => module.usersLanguage(gatehouse, queryClient, fallback))
           : fallback()),
-      choose,
+      // An app that fixes `lang` keeps it: the picker then saves the user's language (for emails) only.
+      matched ? undefined : choose,
     );
   }, [matched, gatehouse, queryClient]);
+  const localisation = chosen ?? started;
   useEffect(() => {
     // Screen readers, fonts and line breaking follow `lang`; `dir` mirrors the layout for Arabic.
     let current = true;

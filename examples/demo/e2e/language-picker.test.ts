@@ -6,7 +6,7 @@ import { createPasswordUser, greetingOf, submitPasswordSignIn, withDemoInChromiu
  * Issue #37: the language picker of account settings. A person whose browser speaks English signs in from the
  * app's own link, picks Deutsch in account settings: the page is German at once, and after a reload (the
  * user's `language` wins over the browser's); an email sent after that (a verification email) is German.
- * Signed out, the same browser is English again: the choice belongs to the user, not to the browser.
+ * Signed out, the next visit in the same browser is English again: the choice belongs to the user, not the browser.
  */
 const env = withDemoInChromium();
 
@@ -53,9 +53,11 @@ describe('the language picker of account settings in Chromium', () => {
     expect(email.subject).toMatch(/^Bestätigen Sie Ihre E-Mail-Adresse für /);
     expect(email.text).toContain('E-Mail-Adresse bestätigen');
 
-    // Signed out, the browser's language again (the sign-in page of a signed-out visitor does not ask for a user).
+    // Signed out, the next visit is in the browser's language again (the language is settled as the page loads;
+    // the sign-in page of a signed-out visitor does not ask for a user).
     await page.goto(`${platform.url}/handler/sign-out`);
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    await page.reload();
     await page.getByRole('link', { name: 'Sign in' }).click();
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Sign in');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');

@@ -15,11 +15,14 @@ export type Localisation = {
   i18n: I18n;
   /** A group's promise while it loads; `true` once its messages are in `i18n`. */
   groups: Partial<Record<MessageGroup, Promise<void> | true>>;
-  /** Switches the UI to the language the person picked (unless the provider's `lang` prop fixes it). */
-  choose: (language: Language) => void;
+  /**
+   * Puts another localisation in place (the language the person picked); absent when the provider's `lang`
+   * prop fixes the language. The new one is made outside render (its loading must outlive a suspended render).
+   */
+  choose: ((next: Localisation) => void) | undefined;
 };
 
-export function createLocalisation(language: Language | Promise<Language>, choose: (language: Language) => void): Localisation {
+export function createLocalisation(language: Language | Promise<Language>, choose: Localisation['choose']): Localisation {
   const localisation: Localisation = { language, i18n: setupI18n(), groups: {}, choose };
   void ensureGroup(localisation, 'main');
   return localisation;

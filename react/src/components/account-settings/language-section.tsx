@@ -1,7 +1,7 @@
 import { useContext, useId, useTransition } from 'react';
 import type { CurrentUser } from '../../generated/hooks.schemas.ts';
 import { useUpdateUser } from '../../hooks/use-update-user.ts';
-import { LocalisationContext, useTranslation } from '../../i18n/i18n-context.ts';
+import { createLocalisation, LocalisationContext, useTranslation } from '../../i18n/i18n-context.ts';
 import { languageOwnNames } from '../../i18n/language-formats.ts';
 import { type Language, languages } from '../../i18n/languages.ts';
 import { RequestError } from '../../ui/form.tsx';
@@ -20,8 +20,16 @@ export function LanguageSection({ user }: { user: CurrentUser }) {
   const pick = (picked: Language) =>
     update.mutate(
       { data: { language: picked === 'en-XA' ? null : picked } },
-      // In a transition: the page keeps showing the old words while the new language's messages load.
-      { onSuccess: () => startSwitching(() => localisation?.choose(picked)) },
+      {
+        onSuccess: () => {
+          const choose = localisation?.choose;
+          if (!choose) return;
+          // Made here, not in render: its messages start loading now, and the transition keeps the old words
+          // on the page until they are in.
+          const next = createLocalisation(picked, choose);
+          startSwitching(() => choose(next));
+        },
+      },
     );
   const shown = (user.language as Language | null | undefined) ?? language;
   return (
