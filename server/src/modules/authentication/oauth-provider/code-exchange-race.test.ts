@@ -55,7 +55,8 @@ async function codeFor(clientId: string, headers: Record<string, string>) {
 
 function oneWinner(answers: Array<{ status: number; body: unknown }>): Tokens {
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...answers.slice(1).map(() => 400)]);
-  for (const refused of answers.filter((answer) => answer.status === 400)) expect((refused.body as { error: string }).error).toBe('invalid_grant');
+  for (const refused of answers.filter((answer) => answer.status === 400))
+    expect((refused.body as { error: string }).error).toBe('invalid_grant');
   return answers.find((answer) => answer.status === 200)?.body as Tokens;
 }
 
@@ -66,7 +67,9 @@ describe('OpenID provider: a code or refresh token exchanged concurrently', () =
     for (let round = 0; round < rounds; round += 1) {
       const form = await codeFor(app.client_id, headers);
       const winner = oneWinner(await Promise.all(Array.from({ length: 5 }, () => exchange(form))));
-      const refreshed = await exchange(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: app.client_id }));
+      const refreshed = await exchange(
+        new URLSearchParams({ grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: app.client_id }),
+      );
       expect(refreshed.status).toBe(400);
       expect(refreshed.body.error).toBe('invalid_grant');
       expect((await userinfo(winner.access_token)).status).toBe(401);
@@ -82,7 +85,9 @@ describe('OpenID provider: a code or refresh token exchanged concurrently', () =
       const { refresh_token } = first.body as Tokens;
       const refresh = () => exchange(new URLSearchParams({ grant_type: 'refresh_token', refresh_token, client_id: app.client_id }));
       const winner = oneWinner(await Promise.all(Array.from({ length: 3 }, refresh)));
-      const next = await exchange(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: app.client_id }));
+      const next = await exchange(
+        new URLSearchParams({ grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: app.client_id }),
+      );
       expect(next.status).toBe(400);
       expect((await userinfo(winner.access_token)).status).toBe(401);
     }
@@ -93,7 +98,9 @@ describe('OpenID provider: a code or refresh token exchanged concurrently', () =
     const { headers } = await signedInUser(env.context, env.project);
     let tokens = (await exchange(await codeFor(app.client_id, headers))).body as Tokens;
     for (let step = 0; step < 3; step += 1) {
-      const answer = await exchange(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client_id }));
+      const answer = await exchange(
+        new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client_id }),
+      );
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       tokens = answer.body as Tokens;
       expect((await userinfo(tokens.access_token)).status).toBe(200);
