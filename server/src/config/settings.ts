@@ -1,3 +1,4 @@
+import { type IntegerRange, parseIntegerSetting } from '../lib/integer-setting.ts';
 /**
  * Every environment variable the server reads, in one list: its name, its default (as it would be
  * written in the environment; null: unset) and what it does. The configuration reference of the docs
@@ -483,21 +484,11 @@ export const settings = [
 
 export type SettingName = (typeof settings)[number]['name'];
 
-/** The range an integer setting may take, and how its error says so (`<NAME> must be <expected>, got "<value>"`). */
-export type IntegerRange = { min: number; max?: number; expected: string };
+export type { IntegerRange };
 
-/**
- * The one reader of integer settings: undefined when the variable is unset or empty (the reader then
- * takes its default), else its value, which must be written as plain decimal digits within `range`;
- * anything else stops the start.
- */
+/** The one reader of integer settings (see `parseIntegerSetting`), typed by the settings' names. */
 export function readIntegerSetting(env: NodeJS.ProcessEnv, name: SettingName, range: IntegerRange): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER)))
-    throw new Error(`${name} must be ${range.expected}, got ${JSON.stringify(raw)}`);
-  return value;
+  return parseIntegerSetting(env, name, range);
 }
 
 /** A setting's default as a number (for the readers of numeric settings). */

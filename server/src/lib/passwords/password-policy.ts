@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readIntegerSetting } from '../../config/settings.ts';
+import { parseIntegerSetting } from '../integer-setting.ts';
 import { PasswordBreachedError, PasswordTooLongError, PasswordTooShortError } from '@gatehouse/protocol/errors';
 
 /** The defaults of `auth.passwordPolicy` (documented in the spec's `ConfigPasswordPolicy`): at least 8 characters (NIST SP 800-63B), at most 70. */
@@ -28,7 +28,7 @@ export type BreachedPasswordSettings = { rangeUrl: string; timeoutMillis: number
 export function readBreachedPasswordSettings(environment: NodeJS.ProcessEnv): BreachedPasswordSettings {
   const rangeUrl = environment.PWNED_PASSWORDS_URL || 'https://api.pwnedpasswords.com/range/';
   if (!/^https?:\/\//.test(rangeUrl)) throw new Error(`PWNED_PASSWORDS_URL must be an http(s) URL, not ${JSON.stringify(rangeUrl)}`);
-  const timeoutMillis = readIntegerSetting(environment, 'PWNED_PASSWORDS_TIMEOUT_MS', { min: 1, expected: 'a positive integer' }) ?? 2_000;
+  const timeoutMillis = parseIntegerSetting(environment, 'PWNED_PASSWORDS_TIMEOUT_MS', { min: 1, expected: 'a positive integer' }) ?? 2_000;
   return { rangeUrl: rangeUrl.endsWith('/') ? rangeUrl : `${rangeUrl}/`, timeoutMillis };
 }
 

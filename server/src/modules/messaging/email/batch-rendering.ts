@@ -2,6 +2,7 @@ import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { EmailContentService } from './email-content.service.ts';
+import { transactionalCategoryId } from '../notification-preferences/index.ts';
 import { headerText } from './email-kinds.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import { openBatchVariables } from './email-outbox-sealing.ts';
@@ -12,7 +13,6 @@ import { signUnsubscribeCode } from './unsubscribe-code.ts';
 
 export type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
 
-export const transactionalCategoryId = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';
 const maxCachedBatches = 32;
 const maxPreparedShapes = 64;
 

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
-import { transactionalCategoryId } from './batch-rendering.ts';
+import { transactionalCategoryId } from '../notification-preferences/index.ts';
 import { insertEmailSendBatch } from './email-outbox.repository.ts';
 import { type OutboxStore, sealBatchVariables } from './email-outbox-sealing.ts';
 import {
