@@ -1,17 +1,16 @@
-import { createCookieTokenStore } from '@gatehouse/client';
-import { api, type ServerUser, type ServerUserUpdate, type SessionList, useGatehouse } from '@gatehouse/react';
+import { api, type ServerUser, type ServerUserUpdate, type SessionList } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { optimisticUpdate } from '../optimistic.ts';
-import { paths } from '../routes.ts';
 import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { Checkbox, ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
 import { EndUserApiKeys } from './end-user-api-keys.tsx';
 import { ContactChannels } from './user-contact-channels.tsx';
 import { NotificationPreferences } from './user-notification-preferences.tsx';
 import { ConnectedAccounts, OAuthAccounts } from './user-oauth-accounts.tsx';
 import { UserActivity } from './user-activity.tsx';
+import { DeleteUserButton, ImpersonateButton } from './user-actions.tsx';
 import { methodsOf } from './users.tsx';
 import { deviceOfSession, IpPlaceAttribution, placeOfSession } from './session-place.tsx';
 
@@ -334,70 +333,3 @@ function Permissions({ userId }: { userId: string }) {
  * with it: the session goes into the project's token cookies on this origin, where the app served
  * by the platform reads them, and the app opens in a new tab.
  */
-function ImpersonateButton({ user }: { user: ServerUser }) {
-  const { projectId, request } = useProjectScope();
-  const queryClient = useQueryClient();
-  const impersonate = api.useCreateSession({ request });
-  const { t } = useDashboardTranslation();
-  return (
-    <>
-      <button
-        type="button"
-        disabled={impersonate.isPending}
-        onClick={() =>
-          impersonate.mutate(
-            { data: { user_id: user.id, is_impersonation: true, expires_in_millis: 60 * 60 * 1000 } },
-            {
-              onSuccess: (tokens) => {
-                createCookieTokenStore({ projectId }).set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-                window.open('/', '_blank', 'noopener');
-                void queryClient.invalidateQueries({ queryKey: api.getListSessionsQueryKey({ user_id: user.id }) });
-              },
-            },
-          )
-        }
-      >
-        {impersonate.isPending ? t('user.opening') : t('user.impersonate')}
-      </button>
-      <ErrorMessage error={impersonate.error} />
-    </>
-  );
-}
-
-function DeleteUserButton({ user }: { user: ServerUser }) {
-  const { projectId, request } = useProjectScope();
-  const gatehouse = useGatehouse();
-  const queryClient = useQueryClient();
-  const remove = api.useDeleteUser({ request });
-  const [open, setOpen] = useState(false);
-  const { t } = useDashboardTranslation();
-  return (
-    <>
-      <button type="button" className="gh-danger" onClick={() => setOpen(true)}>
-        {t('user.delete')}
-      </button>
-      <ConfirmDialog
-        open={open}
-        title={t('user.deleteTitle')}
-        confirmLabel={t('user.delete')}
-        busy={remove.isPending}
-        onClose={() => setOpen(false)}
-        onConfirm={() =>
-          remove.mutate(
-            { userId: user.id },
-            {
-              onSuccess: async () => {
-                setOpen(false);
-                await queryClient.invalidateQueries({ queryKey: [api.getListUsersQueryKey()[0]] });
-                gatehouse.navigate(paths.project(projectId, 'users'));
-              },
-            },
-          )
-        }
-      >
-        <p>{t('user.deleteWarning', { name: user.primary_email ?? user.display_name ?? user.id })}</p>
-        <ErrorMessage error={remove.error} />
-      </ConfirmDialog>
-    </>
-  );
-}
