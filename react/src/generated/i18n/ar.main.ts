@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "متابعة"
  ],
- "common.linkIncomplete": [
-  "هذا الرابط غير مكتمل. افتح الرابط من البريد الإلكتروني مرة أخرى."
- ],
  "common.loading": [
   "جارٍ التحميل…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "سجّل الدخول باستخدام بريدك الإلكتروني"
- ],
  "signIn.emailLinkTab": [
   "رابط عبر البريد"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "كلمة المرور"
- ],
- "signIn.ssoRedirecting": [
-  "جارٍ نقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك…"
  ],
  "signIn.title": [
   "تسجيل الدخول"

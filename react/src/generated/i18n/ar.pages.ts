@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "السماح لواجهة سطر الأوامر"
  ],
+ "common.linkIncomplete": [
+  "هذا الرابط غير مكتمل. افتح الرابط من البريد الإلكتروني مرة أخرى."
+ ],
  "connected.connect": [
   "ربط ",
   [
@@ -437,6 +440,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "الجلسات النشطة"
+ ],
+ "signIn.emailFirstForm": [
+  "سجّل الدخول باستخدام بريدك الإلكتروني"
+ ],
+ "signIn.ssoRedirecting": [
+  "جارٍ نقلك إلى صفحة تسجيل الدخول الخاصة بمؤسستك…"
  ],
  "signUp.disabled": [
   "إنشاء الحسابات متوقف في ",

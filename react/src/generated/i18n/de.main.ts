@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "Weiter"
  ],
- "common.linkIncomplete": [
-  "Dieser Link ist unvollständig. Öffnen Sie den Link aus der E-Mail erneut."
- ],
  "common.loading": [
   "Wird geladen…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "Mit Ihrer E-Mail-Adresse anmelden"
- ],
  "signIn.emailLinkTab": [
   "Link per E-Mail"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Passwort"
- ],
- "signIn.ssoRedirecting": [
-  "Sie werden zur Anmeldeseite Ihrer Organisation weitergeleitet…"
  ],
  "signIn.title": [
   "Anmelden"

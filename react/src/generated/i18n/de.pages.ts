@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "CLI autorisieren"
  ],
+ "common.linkIncomplete": [
+  "Dieser Link ist unvollständig. Öffnen Sie den Link aus der E-Mail erneut."
+ ],
  "connected.connect": [
   [
    "provider"
@@ -435,6 +438,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Aktive Sitzungen"
+ ],
+ "signIn.emailFirstForm": [
+  "Mit Ihrer E-Mail-Adresse anmelden"
+ ],
+ "signIn.ssoRedirecting": [
+  "Sie werden zur Anmeldeseite Ihrer Organisation weitergeleitet…"
  ],
  "signUp.disabled": [
   "Die Registrierung ist für ",

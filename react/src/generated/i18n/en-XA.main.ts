@@ -14,11 +14,6 @@ export const messages: Messages = {
   "Çöñţîñûé",
   "⟧"
  ],
- "common.linkIncomplete": [
-  "⟦",
-  "Ţĥîš ĺîñķ îš îñçömpĺéţé. Öpéñ ţĥé ĺîñķ fŕöm ţĥé émåîĺ åĝåîñ.",
-  "⟧"
- ],
  "common.loading": [
   "⟦",
   "Ĺöåđîñĝ…",
@@ -110,11 +105,6 @@ export const messages: Messages = {
   ],
   "⟧"
  ],
- "signIn.emailFirstForm": [
-  "⟦",
-  "Šîĝñ îñ wîţĥ ýöûŕ émåîĺ",
-  "⟧"
- ],
  "signIn.emailLinkTab": [
   "⟦",
   "Émåîĺ ĺîñķ",
@@ -138,11 +128,6 @@ export const messages: Messages = {
  "signIn.passwordTab": [
   "⟦",
   "Påššwöŕđ",
-  "⟧"
- ],
- "signIn.ssoRedirecting": [
-  "⟦",
-  "Ţåķîñĝ ýöû ţö ýöûŕ öŕĝåñîžåţîöñ'š šîĝñ-îñ påĝé…",
   "⟧"
  ],
  "signIn.title": [

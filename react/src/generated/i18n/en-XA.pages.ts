@@ -137,6 +137,11 @@ export const messages: Messages = {
   "Åûţĥöŕîžé ţĥé ÇĹÎ",
   "⟧"
  ],
+ "common.linkIncomplete": [
+  "⟦",
+  "Ţĥîš ĺîñķ îš îñçömpĺéţé. Öpéñ ţĥé ĺîñķ fŕöm ţĥé émåîĺ åĝåîñ.",
+  "⟧"
+ ],
  "connected.connect": [
   "⟦",
   "Çöññéçţ ",
@@ -677,6 +682,16 @@ export const messages: Messages = {
  "sessions.title": [
   "⟦",
   "Åçţîvé šéššîöñš",
+  "⟧"
+ ],
+ "signIn.emailFirstForm": [
+  "⟦",
+  "Šîĝñ îñ wîţĥ ýöûŕ émåîĺ",
+  "⟧"
+ ],
+ "signIn.ssoRedirecting": [
+  "⟦",
+  "Ţåķîñĝ ýöû ţö ýöûŕ öŕĝåñîžåţîöñ'š šîĝñ-îñ påĝé…",
   "⟧"
  ],
  "signUp.disabled": [

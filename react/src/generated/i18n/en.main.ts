@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "Continue"
  ],
- "common.linkIncomplete": [
-  "This link is incomplete. Open the link from the email again."
- ],
  "common.loading": [
   "Loading…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "Sign in with your email"
- ],
  "signIn.emailLinkTab": [
   "Email link"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Password"
- ],
- "signIn.ssoRedirecting": [
-  "Taking you to your organization's sign-in page…"
  ],
  "signIn.title": [
   "Sign in"

@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "Authorize the CLI"
  ],
+ "common.linkIncomplete": [
+  "This link is incomplete. Open the link from the email again."
+ ],
  "connected.connect": [
   "Connect ",
   [
@@ -436,6 +439,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Active sessions"
+ ],
+ "signIn.emailFirstForm": [
+  "Sign in with your email"
+ ],
+ "signIn.ssoRedirecting": [
+  "Taking you to your organization's sign-in page…"
  ],
  "signUp.disabled": [
   "Sign-up is turned off for ",

@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "Continuar"
  ],
- "common.linkIncomplete": [
-  "Este enlace está incompleto. Vuelve a abrir el enlace del correo."
- ],
  "common.loading": [
   "Cargando…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "Inicia sesión con tu correo electrónico"
- ],
  "signIn.emailLinkTab": [
   "Enlace por correo"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Contraseña"
- ],
- "signIn.ssoRedirecting": [
-  "Te llevamos a la página de inicio de sesión de tu organización…"
  ],
  "signIn.title": [
   "Iniciar sesión"

@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "Autorizar la CLI"
  ],
+ "common.linkIncomplete": [
+  "Este enlace está incompleto. Vuelve a abrir el enlace del correo."
+ ],
  "connected.connect": [
   "Conectar ",
   [
@@ -436,6 +439,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Sesiones activas"
+ ],
+ "signIn.emailFirstForm": [
+  "Inicia sesión con tu correo electrónico"
+ ],
+ "signIn.ssoRedirecting": [
+  "Te llevamos a la página de inicio de sesión de tu organización…"
  ],
  "signUp.disabled": [
   "El registro está desactivado en ",

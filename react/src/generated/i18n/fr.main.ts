@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "Continuer"
  ],
- "common.linkIncomplete": [
-  "Ce lien est incomplet. Rouvrez le lien depuis l’e-mail."
- ],
  "common.loading": [
   "Chargement…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "Se connecter avec votre adresse e-mail"
- ],
  "signIn.emailLinkTab": [
   "Lien par e-mail"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Mot de passe"
- ],
- "signIn.ssoRedirecting": [
-  "Redirection vers la page de connexion de votre organisation…"
  ],
  "signIn.title": [
   "Connexion"

@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "Autoriser la CLI"
  ],
+ "common.linkIncomplete": [
+  "Ce lien est incomplet. Rouvrez le lien depuis l’e-mail."
+ ],
  "connected.connect": [
   "Connecter ",
   [
@@ -436,6 +439,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Connexions actives"
+ ],
+ "signIn.emailFirstForm": [
+  "Se connecter avec votre adresse e-mail"
+ ],
+ "signIn.ssoRedirecting": [
+  "Redirection vers la page de connexion de votre organisation…"
  ],
  "signUp.disabled": [
   "L’inscription est désactivée pour ",

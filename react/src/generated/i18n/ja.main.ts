@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "続ける"
  ],
- "common.linkIncomplete": [
-  "このリンクは不完全です。メールのリンクをもう一度開いてください。"
- ],
  "common.loading": [
   "読み込み中…"
  ],
@@ -70,9 +67,6 @@ export const messages: Messages = {
   ],
   " で続ける"
  ],
- "signIn.emailFirstForm": [
-  "メールアドレスでサインイン"
- ],
  "signIn.emailLinkTab": [
   "メールのリンク"
  ],
@@ -87,9 +81,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "パスワード"
- ],
- "signIn.ssoRedirecting": [
-  "所属組織のサインインページに移動しています…"
  ],
  "signIn.title": [
   "サインイン"

@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "CLI を許可"
  ],
+ "common.linkIncomplete": [
+  "このリンクは不完全です。メールのリンクをもう一度開いてください。"
+ ],
  "connected.connect": [
   [
    "provider"
@@ -432,6 +435,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "アクティブなセッション"
+ ],
+ "signIn.emailFirstForm": [
+  "メールアドレスでサインイン"
+ ],
+ "signIn.ssoRedirecting": [
+  "所属組織のサインインページに移動しています…"
  ],
  "signUp.disabled": [
   [

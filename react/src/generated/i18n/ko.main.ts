@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "계속"
  ],
- "common.linkIncomplete": [
-  "링크가 불완전합니다. 이메일의 링크를 다시 여세요."
- ],
  "common.loading": [
   "불러오는 중…"
  ],
@@ -70,9 +67,6 @@ export const messages: Messages = {
   ],
   "(으)로 계속"
  ],
- "signIn.emailFirstForm": [
-  "이메일로 로그인"
- ],
  "signIn.emailLinkTab": [
   "이메일 링크"
  ],
@@ -87,9 +81,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "비밀번호"
- ],
- "signIn.ssoRedirecting": [
-  "조직의 로그인 페이지로 이동하는 중…"
  ],
  "signIn.title": [
   "로그인"

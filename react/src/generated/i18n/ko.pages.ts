@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "CLI 승인"
  ],
+ "common.linkIncomplete": [
+  "링크가 불완전합니다. 이메일의 링크를 다시 여세요."
+ ],
  "connected.connect": [
   [
    "provider"
@@ -432,6 +435,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "활성 세션"
+ ],
+ "signIn.emailFirstForm": [
+  "이메일로 로그인"
+ ],
+ "signIn.ssoRedirecting": [
+  "조직의 로그인 페이지로 이동하는 중…"
  ],
  "signUp.disabled": [
   [

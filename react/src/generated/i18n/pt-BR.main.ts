@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "Continuar"
  ],
- "common.linkIncomplete": [
-  "Este link está incompleto. Abra novamente o link do e-mail."
- ],
  "common.loading": [
   "Carregando…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
    "provider"
   ]
  ],
- "signIn.emailFirstForm": [
-  "Entre com seu e-mail"
- ],
  "signIn.emailLinkTab": [
   "Link por e-mail"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "Senha"
- ],
- "signIn.ssoRedirecting": [
-  "Levando você à página de login da sua organização…"
  ],
  "signIn.title": [
   "Entrar"

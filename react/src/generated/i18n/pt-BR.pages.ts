@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "Autorizar a CLI"
  ],
+ "common.linkIncomplete": [
+  "Este link está incompleto. Abra novamente o link do e-mail."
+ ],
  "connected.connect": [
   "Conectar ",
   [
@@ -436,6 +439,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "Sessões ativas"
+ ],
+ "signIn.emailFirstForm": [
+  "Entre com seu e-mail"
+ ],
+ "signIn.ssoRedirecting": [
+  "Levando você à página de login da sua organização…"
  ],
  "signUp.disabled": [
   "O cadastro está desativado em ",

@@ -10,9 +10,6 @@ export const messages: Messages = {
  "common.continue": [
   "继续"
  ],
- "common.linkIncomplete": [
-  "此链接不完整。请重新打开邮件中的链接。"
- ],
  "common.loading": [
   "正在加载…"
  ],
@@ -72,9 +69,6 @@ export const messages: Messages = {
   ],
   " 继续"
  ],
- "signIn.emailFirstForm": [
-  "使用电子邮件登录"
- ],
  "signIn.emailLinkTab": [
   "邮件链接"
  ],
@@ -89,9 +83,6 @@ export const messages: Messages = {
  ],
  "signIn.passwordTab": [
   "密码"
- ],
- "signIn.ssoRedirecting": [
-  "正在前往您所在组织的登录页面…"
  ],
  "signIn.title": [
   "登录"

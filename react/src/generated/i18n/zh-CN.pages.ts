@@ -87,6 +87,9 @@ export const messages: Messages = {
  "cli.title": [
   "授权 CLI"
  ],
+ "common.linkIncomplete": [
+  "此链接不完整。请重新打开邮件中的链接。"
+ ],
  "connected.connect": [
   "关联 ",
   [
@@ -434,6 +437,12 @@ export const messages: Messages = {
  ],
  "sessions.title": [
   "活跃会话"
+ ],
+ "signIn.emailFirstForm": [
+  "使用电子邮件登录"
+ ],
+ "signIn.ssoRedirecting": [
+  "正在前往您所在组织的登录页面…"
  ],
  "signUp.disabled": [
   [
