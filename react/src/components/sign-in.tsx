@@ -24,7 +24,9 @@ export function SignIn({ title }: { title?: string }) {
   // An OAuth click may sign a newcomer up: with providers, the page's one widget sits by their buttons
   // and the emailed-code form (also a way to sign up) shares it. Without sign-up nobody is challenged.
   const challenge =
-    (config.enabled_oauth_providers.length > 0 || !!config.oidc_providers?.length) && config.sign_up_enabled ? config.bot_challenge : undefined;
+    (config.enabled_oauth_providers.length > 0 || !!config.oidc_providers?.length) && config.sign_up_enabled
+      ? config.bot_challenge
+      : undefined;
   const initialEmail = discoveredEmail ?? '';
   return (
     <Card title={title ?? t('signIn.title')}>
