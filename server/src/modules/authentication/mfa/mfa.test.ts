@@ -25,9 +25,16 @@ const passwordSignIn = (email: string) => post('/auth/password/sign-in', { email
 const mfaSignIn = (totp: string, code: string) => post('/auth/mfa/sign-in', { type: 'totp', totp, code });
 const recoveryCodes = (accessToken: string) => post('/users/me/mfa/recovery-codes', {}, asUser(accessToken));
 
-/** The TOTP an authenticator app shows for `secret`, `stepsFromNow` time steps away. */
-const totpOf = (secret: Buffer, stepsFromNow = 0) =>
-  generate({ secret: new Uint8Array(secret), epoch: Math.floor(Date.now() / 1000) + stepsFromNow * 30 });
+/**
+ * The TOTP an authenticator app shows for `secret`, `stepsFromNow` time steps away. Taken in a step's last
+ * seconds, the server would check it in the next step (a code one step back would then be two steps back, and
+ * refused): it waits for the next step first.
+ */
+async function totpOf(secret: Buffer, stepsFromNow = 0): Promise<string> {
+  const secondsLeftInStep = 30 - ((Date.now() / 1000) % 30);
+  if (secondsLeftInStep < 5) await new Promise((resolve) => setTimeout(resolve, secondsLeftInStep * 1000 + 100));
+  return generate({ secret: new Uint8Array(secret), epoch: Math.floor(Date.now() / 1000) + stepsFromNow * 30 });
+}
 
 /** A 6-digit code that matches none of the steps the server accepts now. */
 async function wrongTotp(secret: Buffer): Promise<string> {
@@ -173,8 +180,11 @@ describe('POST /auth/mfa/sign-in', () => {
 
   it('accepts one step of clock drift', async () => {
     const user = await createUser('drift');
-    expect((await mfaSignIn(await totpOf(user.secret, -1), await attemptCodeOf(user.email))).status).toBe(200);
-    expect((await mfaSignIn(await totpOf(user.secret, 1), await attemptCodeOf(user.email))).status).toBe(200);
+    // The attempt code first (a password sign-in), then the TOTP: the code is checked in the step it was taken in.
+    const firstAttempt = await attemptCodeOf(user.email);
+    expect((await mfaSignIn(await totpOf(user.secret, -1), firstAttempt)).status).toBe(200);
+    const secondAttempt = await attemptCodeOf(user.email);
+    expect((await mfaSignIn(await totpOf(user.secret, 1), secondAttempt)).status).toBe(200);
   });
 
   it('refuses a TOTP used before, and one of an earlier step, with INVALID_TOTP_CODE', async () => {
