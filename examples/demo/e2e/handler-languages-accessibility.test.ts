@@ -50,7 +50,7 @@ describe('the handler pages in every language, light and dark', () => {
     const heading = () => page.getByRole('heading', { level: 1 }).first().textContent();
 
     await page.goto(`${env.platform.url}/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await expect.poll(heading, { timeout: 20_000 }).toBe(t('signIn.title'));
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
       language,

@@ -22,7 +22,7 @@ describe('the language picker of account settings in Chromium', () => {
     page.on('pageerror', (error) => errors.push(error.message));
 
     await page.goto(`${platform.url}/`);
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Sign in');
     await submitPasswordSignIn(page, user);
     await expect.poll(() => greetingOf(page), { timeout: 20_000 }).toBe(`Hello, ${user.email}`);
@@ -58,7 +58,7 @@ describe('the language picker of account settings in Chromium', () => {
     await page.goto(`${platform.url}/handler/sign-out`);
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to the demo app' }).isVisible(), { timeout: 20_000 }).toBe(true);
     await page.reload();
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Sign in');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     // And the next sign-in of that user, once the page is opened again, is German.
