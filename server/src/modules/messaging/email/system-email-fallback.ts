@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DbHandle } from '../../../db/handle.ts';
+import { type DbHandle, inTransaction } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
 import type { Language } from '../../../tenancy/project-language.ts';
@@ -47,28 +47,31 @@ export async function queueUnrenderedSystemEmail(
   variables: Record<string, unknown>,
 ): Promise<string> {
   const batchId = randomUUID();
-  await insertEmailSendBatch(db, projectId, {
-    id: batchId,
-    template_source: sources.templateSource,
-    theme_source: sources.themeSource,
-    variables: sealBatchVariables(cipher, variables),
-    subject: null,
-    fallback_subject: sources.fallbackSubject,
-    notification_category_id: transactionalCategoryId,
+  // One transaction: a crash between the two inserts leaves no batch (with its sealed link) that no row sends.
+  return inTransaction(db, async (trx) => {
+    await insertEmailSendBatch(trx, projectId, {
+      id: batchId,
+      template_source: sources.templateSource,
+      theme_source: sources.themeSource,
+      variables: sealBatchVariables(cipher, variables),
+      subject: null,
+      fallback_subject: sources.fallbackSubject,
+      notification_category_id: transactionalCategoryId,
+    });
+    const row = await outbox.insertEmailOutbox(trx, {
+      id: randomUUID(),
+      project_id: projectId,
+      to_address: email.to,
+      kind: email.kind,
+      subject: '',
+      html: '',
+      text: '',
+      sent_at: null,
+      error: null,
+      status: 'queued',
+      batch_id: batchId,
+      user_id: email.user?.id ?? null,
+    });
+    return row.id;
   });
-  const row = await outbox.insertEmailOutbox(db, {
-    id: randomUUID(),
-    project_id: projectId,
-    to_address: email.to,
-    kind: email.kind,
-    subject: '',
-    html: '',
-    text: '',
-    sent_at: null,
-    error: null,
-    status: 'queued',
-    batch_id: batchId,
-    user_id: email.user?.id ?? null,
-  });
-  return row.id;
 }
