@@ -10,6 +10,7 @@ import { type ClaimedEmail, findEmailSendBatch } from './email-outbox.repository
 import type { EmailSendBatchRow } from './email-outbox.table.ts';
 import { fillIn, holesOf, type Recipient, type RenderedEmail } from './recipient-holes.ts';
 import { signUnsubscribeCode } from './unsubscribe-code.ts';
+import { isSupportedLanguage, type Language, projectLanguageOf } from '../../../tenancy/project-language.ts';
 
 export type ProjectForEmail = Pick<Project, 'id' | 'display_name' | 'config'>;
 
@@ -18,7 +19,7 @@ const maxPreparedShapes = 64;
 
 /**
  * Renders send-email rows for their users. The sandbox renders a batch once per kind of recipient
- * (with or without a display name, with or without an unsubscribe link) with placeholder values,
+ * (their language, with or without a display name, with or without an unsubscribe link) with placeholder values,
  * twice with different placeholders: when both agree once the placeholders are blanked out, the
  * template uses the recipient's fields only as text (no branching or transforming on them) and each
  * row is the rendering with its values put in (HTML-escaped in the HTML; nothing to put in when the
@@ -56,16 +57,18 @@ export class BatchRendering {
       primary_email: row.to_address,
       link: this.unsubscribeLinkFor(project.id, batch, row.user_id),
     };
-    const key = `${batch.id}:${recipient.display_name === null}:${recipient.link === undefined}`;
+    // The theme speaks the recipient's language: one shape per language of the batch's recipients, not per recipient.
+    const language = isSupportedLanguage(row.user_language) ? row.user_language : projectLanguageOf(project.config);
+    const key = `${batch.id}:${language}:${recipient.display_name === null}:${recipient.link === undefined}`;
     let prepared = this.prepared.get(key);
     if (!prepared) {
-      prepared = this.prepare(project, batch, recipient).catch(() => undefined);
+      prepared = this.prepare(project, batch, recipient, language).catch(() => undefined);
       if (this.prepared.size >= maxPreparedShapes) this.prepared.delete(this.prepared.keys().next().value as string);
       this.prepared.set(key, prepared);
     }
     const shape = await prepared;
     if (shape) return fillIn(shape, recipient);
-    const rendered = await this.renderFor(project, batch, recipient);
+    const rendered = await this.renderFor(project, batch, recipient, language);
     return { subject: headerText(rendered.subject), html: rendered.html, text: rendered.text };
   }
 
@@ -76,7 +79,12 @@ export class BatchRendering {
     return `${unsubscribe.publicUrl}/api/v1/emails/unsubscribe-link?code=${code}`;
   }
 
-  private async renderFor(project: ProjectForEmail, batch: EmailSendBatchRow, recipient: Recipient): Promise<RenderedEmail> {
+  private async renderFor(
+    project: ProjectForEmail,
+    batch: EmailSendBatchRow,
+    recipient: Recipient,
+    language: Language,
+  ): Promise<RenderedEmail> {
     const rendered = await this.content.renderOrThrow({
       templateSource: batch.template_source,
       themeSource: batch.theme_source,
@@ -86,12 +94,18 @@ export class BatchRendering {
         variables: batch.variables as Record<string, unknown>,
       },
       unsubscribeLink: recipient.link,
+      language,
     });
     return { subject: batch.subject ?? rendered.subject ?? batch.fallback_subject, html: rendered.html, text: rendered.text };
   }
 
   /** The batch's rendering with holes for the recipient's fields, or undefined when the template depends on them otherwise. */
-  private async prepare(project: ProjectForEmail, batch: EmailSendBatchRow, like: Recipient): Promise<RenderedEmail | undefined> {
+  private async prepare(
+    project: ProjectForEmail,
+    batch: EmailSendBatchRow,
+    like: Recipient,
+    language: Language,
+  ): Promise<RenderedEmail | undefined> {
     const placeholders = (set: string): Recipient => ({
       id: `gh${set}id&"0`,
       display_name: like.display_name === null ? null : `gh${set}name&"1`,
@@ -99,7 +113,7 @@ export class BatchRendering {
       link: like.link === undefined ? undefined : `https://gh${set}.invalid/u&"3`,
     });
     const [a, b] = [placeholders('q7x'), placeholders('k2z')];
-    const [renderedA, renderedB] = [await this.renderFor(project, batch, a), await this.renderFor(project, batch, b)];
+    const [renderedA, renderedB] = [await this.renderFor(project, batch, a, language), await this.renderFor(project, batch, b, language)];
     const shapeA = holesOf(renderedA, a);
     const shapeB = holesOf(renderedB, b);
     if (shapeA.html !== shapeB.html || shapeA.text !== shapeB.text || shapeA.subject !== shapeB.subject) return undefined;

@@ -50,6 +50,10 @@ export type SystemEmailVariables = {
   new_device_sign_in: { deviceName: string; placeName: string; signInTime: string };
 };
 
+/**
+ * A built-in theme: its own words (the unsubscribe footer) are the recipient's, from the `footer` prop
+ * (theme-words.ts), and `<html>` carries the recipient's `lang` and `dir`.
+ */
 const theme = (colors: {
   page: string;
   card: string;
@@ -57,9 +61,9 @@ const theme = (colors: {
   muted: string;
 }) => `import { Body, Container, Head, Html, Link, Section, Text } from '@react-email/components';
 
-export function EmailTheme({ children, unsubscribeLink }) {
+export function EmailTheme({ children, unsubscribeLink, lang, dir, footer }) {
   return (
-    <Html>
+    <Html lang={lang} dir={dir}>
       <Head />
       <Body style={{ margin: 0, padding: '32px 16px', backgroundColor: '${colors.page}', fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif" }}>
         <Container style={{ maxWidth: '520px', backgroundColor: '${colors.card}', color: '${colors.text}', borderRadius: '8px', padding: '32px' }}>
@@ -68,7 +72,9 @@ export function EmailTheme({ children, unsubscribeLink }) {
         {unsubscribeLink && (
           <Section style={{ maxWidth: '520px', margin: '0 auto', textAlign: 'center' }}>
             <Text style={{ fontSize: '12px', color: '${colors.muted}' }}>
-              <Link href={unsubscribeLink} style={{ color: '${colors.muted}', textDecoration: 'underline' }}>Unsubscribe</Link> from emails like this one.
+              {footer.beforeUnsubscribe}
+              <Link href={unsubscribeLink} style={{ color: '${colors.muted}', textDecoration: 'underline' }}>{footer.unsubscribe}</Link>
+              {footer.afterUnsubscribe}
             </Text>
           </Section>
         )}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { supportedLanguages } from '../../../tenancy/project-language.ts';
 import { type EmailMessageKey, emailCatalogues, messageParts } from './email-catalogues.ts';
 import { newDeviceSignInTemplateSource } from './new-device-sign-in-template.ts';
+import { themeLanguageProps } from './theme-words.ts';
 import { type CatalogueEmailKind, systemTemplateSource } from './system-templates.ts';
 
 /**
@@ -62,7 +63,8 @@ describe('the email catalogues', () => {
       place: 'variables.placeName',
       time: 'variables.signInTime',
     };
-    const unused = keys.filter((key) => {
+    // The theme's words are its `footer` prop (theme-words.ts, checked below), not a template's text.
+    const unused = keys.filter((key) => !key.startsWith('theme.')).filter((key) => {
       const jsx = messageParts('en', key)
         .map((part) => (typeof part === 'string' ? part : `{${expressions[part.placeholder]}}`))
         .join('');
@@ -76,5 +78,18 @@ describe('the email catalogues', () => {
       for (const kind of kinds) expect(systemTemplateSource(kind, language)).toContain('EmailTemplate');
       expect(newDeviceSignInTemplateSource(language)).toContain('EmailTemplate');
     }
+  });
+
+  it("gives every theme its footer words in each language: the sentence split at its link, each language's own", () => {
+    const footers = supportedLanguages.map((language) => themeLanguageProps(language).footer);
+    expect(footers[0]).toEqual({ unsubscribe: 'Unsubscribe', beforeUnsubscribe: '', afterUnsubscribe: ' from emails like this one.' });
+    for (const [index, language] of supportedLanguages.entries()) {
+      const { unsubscribe, beforeUnsubscribe, afterUnsubscribe } = footers[index]!;
+      expect(unsubscribe).toBe(emailCatalogues[language]['theme.unsubscribe']);
+      expect(beforeUnsubscribe + '{unsubscribe}' + afterUnsubscribe).toBe(emailCatalogues[language]['theme.unsubscribeSentence']);
+    }
+    expect(new Set(footers.map((footer) => footer.unsubscribe)).size).toBe(supportedLanguages.length);
+    expect(themeLanguageProps('ar')).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    expect(themeLanguageProps('de')).toMatchObject({ lang: 'de', dir: 'ltr' });
   });
 });

@@ -244,12 +244,18 @@ export class EmailContentService {
         templateSource: edited ? edited.tsxSource : builtIn,
         themeSource: this.themeSource(project, edited?.themeId),
         props,
+        language,
       });
       return { rendered: { ...rendered, subject: rendered.subject ?? builtInSubject(kind, project) } };
     } catch (error) {
       if (!(error instanceof EmailSourceError)) throw error;
       const fallback = systemEmailFallback(kind, language, project);
-      const rendered = await this.renderer.render({ templateSource: fallback.templateSource, themeSource: fallback.themeSource, props });
+      const rendered = await this.renderer.render({
+        templateSource: fallback.templateSource,
+        themeSource: fallback.themeSource,
+        props,
+        language,
+      });
       return { rendered: { ...rendered, subject: rendered.subject ?? builtInSubject(kind, project) }, fallbackReason: error.message };
     }
   }

@@ -32,7 +32,8 @@ export async function findEmailSendBatch(db: DbHandle, projectId: ProjectId, id:
 }
 
 /** A claimed row with its recipient's current name (send-email rows are rendered for the user). */
-export type ClaimedEmail = EmailOutboxRow & { user_display_name: string | null };
+/** A claimed row with what its user's rendering needs: the name, and the language the email is written in (null: the project's default). */
+export type ClaimedEmail = EmailOutboxRow & { user_display_name: string | null; user_language: string | null };
 
 /**
  * Claims up to `limit` due rows of every project (`queued` ones due now, and `sending` ones whose
@@ -53,7 +54,9 @@ export async function claimDueEmailsAcrossProjects(db: DbHandle, limit: number, 
     set status = 'sending', attempts = o.attempts + 1, next_attempt_at = now() + ${leaseMillis} * interval '1 millisecond', updated_at = now()
     from due
     where o.id = due.id
-    returning o.*, (select u.display_name from project_user u where u.id = o.user_id and u.project_id = o.project_id) as user_display_name`.execute(
+    returning o.*,
+      (select u.display_name from project_user u where u.id = o.user_id and u.project_id = o.project_id) as user_display_name,
+      (select u.language from project_user u where u.id = o.user_id and u.project_id = o.project_id) as user_language`.execute(
     kyselyOf(db),
   );
   return result.rows;

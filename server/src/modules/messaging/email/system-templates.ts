@@ -1,5 +1,6 @@
 import type { Language } from '../../../tenancy/project-language.ts';
 import { type EmailMessageKey, type MessagePart, messageParts } from './email-catalogues.ts';
+import { directionOf } from './theme-words.ts';
 
 export type CatalogueEmailKind = 'email_verification' | 'password_reset' | 'magic_link' | 'team_invitation' | 'sign_in_invitation';
 
@@ -89,11 +90,9 @@ const systemTemplates: Record<CatalogueEmailKind, SystemTemplate> = {
   },
 };
 
-const rightToLeft = new Set<Language>(['ar']);
-
 /** English content as it is; another language's marked with its `lang` (and `dir` when written right to left). */
 export function contentWrapper(language: Language): [open: string, close: string] {
-  return language === 'en' ? ['<>', '</>'] : [`<div lang="${language}"${rightToLeft.has(language) ? ' dir="rtl"' : ''}>`, '</div>'];
+  return language === 'en' ? ['<>', '</>'] : [`<div lang="${language}"${directionOf(language) === 'rtl' ? ' dir="rtl"' : ''}>`, '</div>'];
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   markEditableText,
   withoutEditableMarkers,
 } from './editable-markers.ts';
+import type { Language } from '../../../../tenancy/project-language.ts';
+import { themeLanguageProps } from '../theme-words.ts';
 import { SandboxError, SandboxOutputLimitError, SandboxPool } from './sandbox-pool.ts';
 import { sandboxRuntimeScript } from './sandbox-runtime.ts';
 
@@ -41,6 +43,8 @@ export type RenderRequest = {
   props: EmailProps;
   /** Given to the theme (`unsubscribeLink`), which shows it when there is one. */
   unsubscribeLink?: string;
+  /** The recipient's language: the theme gets its `lang`, `dir` and `footer` words (theme-words.ts). English when absent. */
+  language?: Language;
   /** Mark the static texts of these sources as editable regions (previews for an editor; see editable-markers.ts). */
   editable?: { template: boolean; theme: boolean };
   /** Check `props.variables` against the template's `variablesSchema` (the result's `variablesError`). */
@@ -84,6 +88,7 @@ const maxCachedBundles = 500;
 export class EmailRenderer {
   private readonly bundles = new Map<string, Compiled>();
   private pool: Promise<SandboxPool> | undefined;
+  private runs = 0;
 
   constructor(private readonly limits: RenderLimits = defaultRenderLimits) {}
 
@@ -92,7 +97,13 @@ export class EmailRenderer {
     return this.bundles.size;
   }
 
+  /** How many renders this renderer has started (what a batch's shape cache saves is measured by it). */
+  get renderCount(): number {
+    return this.runs;
+  }
+
   async render(request: RenderRequest): Promise<RenderedEmail> {
+    this.runs++;
     let [template, theme, pool] = await Promise.all([
       this.compile(request.templateSource, 'template'),
       request.themeSource === null ? Promise.resolve(null) : this.compile(request.themeSource, 'theme'),
@@ -227,7 +238,8 @@ function driverScript(template: string, theme: string | null, request: RenderReq
     const theme = load(themeCode);
     const Theme = theme.EmailTheme ?? theme.default;
     if (typeof Theme !== 'function') throw new TypeError('The theme must export its component as EmailTheme.');
-    element = React.createElement(Theme, { unsubscribeLink: ${JSON.stringify(request.unsubscribeLink ?? null)} ?? undefined }, element);
+    const language = ${JSON.stringify(themeLanguageProps(request.language ?? 'en'))};
+    element = React.createElement(Theme, { ...language, unsubscribeLink: ${JSON.stringify(request.unsubscribeLink ?? null)} ?? undefined }, element);
   }
   const html = __renderToStaticMarkup(element);
   const subject = typeof template.subject === 'function' ? template.subject(props) : (template.subject ?? __collected.subject);
