@@ -64,15 +64,17 @@ describe('the email catalogues', () => {
       time: 'variables.signInTime',
     };
     // The theme's words are its `footer` prop (theme-words.ts, checked below), not a template's text.
-    const unused = keys.filter((key) => !key.startsWith('theme.')).filter((key) => {
-      const jsx = messageParts('en', key)
-        .map((part) => (typeof part === 'string' ? part : `{${expressions[part.placeholder]}}`))
-        .join('');
-      const literal = messageParts('en', key)
-        .map((part) => (typeof part === 'string' ? part : `\${${expressions[part.placeholder]}}`))
-        .join('');
-      return !sources.includes(jsx) && !sources.includes(literal);
-    });
+    const unused = keys
+      .filter((key) => !key.startsWith('theme.'))
+      .filter((key) => {
+        const jsx = messageParts('en', key)
+          .map((part) => (typeof part === 'string' ? part : `{${expressions[part.placeholder]}}`))
+          .join('');
+        const literal = messageParts('en', key)
+          .map((part) => (typeof part === 'string' ? part : `\${${expressions[part.placeholder]}}`))
+          .join('');
+        return !sources.includes(jsx) && !sources.includes(literal);
+      });
     expect({ unused }).toEqual({ unused: [] });
     for (const language of supportedLanguages) {
       for (const kind of kinds) expect(systemTemplateSource(kind, language)).toContain('EmailTemplate');

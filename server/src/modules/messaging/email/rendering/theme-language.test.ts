@@ -16,7 +16,13 @@ export function EmailTemplate({ user }) { return <Text>Body for {user.display_na
 const link = 'https://example.com/api/v1/emails/unsubscribe-link?code=c0de';
 const props = { user: { display_name: 'Ada' }, project: { display_name: 'P' } };
 const renderTheme = (themeSource: string, language?: 'ar' | 'de' | 'en', unsubscribeLink: string | null = link) =>
-  renderer.render({ templateSource: template, themeSource, props, ...(unsubscribeLink ? { unsubscribeLink } : {}), ...(language ? { language } : {}) });
+  renderer.render({
+    templateSource: template,
+    themeSource,
+    props,
+    ...(unsubscribeLink ? { unsubscribeLink } : {}),
+    ...(language ? { language } : {}),
+  });
 
 describe('the email themes in the recipient language', () => {
   it('renders the built-in light theme in Arabic: lang="ar", dir="rtl" and the Arabic footer around the link', async () => {
