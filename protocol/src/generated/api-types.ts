@@ -13675,14 +13675,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The OpenAPI document, or the asked view of it. */
+            /** @description The OpenAPI document, or the asked view of it. Gatehouse's own: each view's text is made once per process and carries a strong `ETag` (a hash of its bytes); `Cache-Control: no-cache` asks clients to revalidate with it. */
             200: {
                 headers: {
+                    ETag?: string;
+                    "Cache-Control"?: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Gatehouse's own: `If-None-Match` named the view's current `ETag`; no body (the client's copy is current). */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Query400"];
         };

@@ -22,6 +22,37 @@ describe('meta endpoints', () => {
     expect((await env.context.request({ url: '/api/v1/openapi.json?format=yaml' })).body.code).toBe('SCHEMA_ERROR');
   });
 
+  it('GET /openapi.json answers each view from its kept bytes with a stable ETag, and 304 when the client has them', async () => {
+    const first = await env.context.request({ url: '/api/v1/openapi.json', operation: 'getOpenApiDocument' });
+    const again = await env.context.request({ url: '/api/v1/openapi.json', operation: 'getOpenApiDocument' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.text).toBe(first.text);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const clientView = await env.context.request({ url: '/api/v1/openapi.json?access_type=client', operation: 'getOpenApiDocument' });
+    expect(clientView.headers.etag).not.toBe(etag);
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const notModified = await env.context.request({
+        url: '/api/v1/openapi.json',
+        headers: { 'if-none-match': ifNoneMatch },
+        operation: 'getOpenApiDocument',
+      });
+      expect(notModified.status).toBe(304);
+      expect(notModified.text).toBe('');
+      expect(notModified.headers.etag).toBe(etag);
+    }
+    // Another view's tag is not this view's: the whole body is sent.
+    const changed = await env.context.request({
+      url: '/api/v1/openapi.json',
+      headers: { 'if-none-match': String(clientView.headers.etag) },
+      operation: 'getOpenApiDocument',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toBe(first.text);
+  });
+
   it('serves a browsable API reference page', async () => {
     const page = await env.context.app.inject({ url: '/api/v1/docs/' });
     expect(page.statusCode).toBe(200);

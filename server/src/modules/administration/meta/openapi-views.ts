@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { servedOpenApiDocument } from '../../../plugins/openapi-document.ts';
 
 export type AccessType = 'client' | 'server' | 'admin';
@@ -30,18 +31,30 @@ const keySchemesOf: Record<AccessType, string[]> = {
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const deletedAdminText = '#/components/schemas/DeletedAdminUserText';
 
-const views = new Map<string, string>();
+/** A view as it is sent: its bytes (encoded once: the whole document is 1.5 MB) and a strong ETag of them. */
+export type ServedView = { body: Buffer; etag: string };
 
-/** The served text of a view (the whole document when no view is asked). */
-export function servedOpenApiView(view: DocumentView): string {
-  if (!view.accessType && !view.overrideErrorStatus) return servedOpenApiDocument();
+const views = new Map<string, ServedView>();
+
+/** The served bytes of a view (the whole document when no view is asked), made on the first request for it and kept. */
+export function servedOpenApiView(view: DocumentView): ServedView {
   const key = `${view.accessType ?? ''}:${view.overrideErrorStatus === true}`;
-  let text = views.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(openApiView(JSON.parse(servedOpenApiDocument()) as Json, view));
-    views.set(key, text);
+  let served = views.get(key);
+  if (served === undefined) {
+    const whole = !view.accessType && !view.overrideErrorStatus;
+    const text = whole ? servedOpenApiDocument() : JSON.stringify(openApiView(JSON.parse(servedOpenApiDocument()) as Json, view));
+    const body = Buffer.from(text, 'utf8');
+    served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+    views.set(key, served);
   }
-  return text;
+  return served;
+}
+
+/** Whether an `If-None-Match` header names `etag` (a list, `*`, or weak forms, compared weakly as RFC 9110 §13.1.2 says). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** Projects a parsed document (changed in place and returned). */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { OAuthDynamicRegistrationDisabledError, ProjectNotFoundError } from '@gatehouse/protocol/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import { setSecurityHeaders } from '../../../plugins/response-headers.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
 import type { Project } from '../../../tenancy/project.ts';
@@ -36,8 +37,21 @@ async function delegate(
   reply.header('x-stack-request-id', request.id).header('x-hexclave-request-id', request.id).header('cache-control', 'no-store, max-age=0');
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
-  await provider.callback()(raw, reply.raw);
+  await handlerOf(provider)(raw, reply.raw);
   return reply;
+}
+
+type ProviderHandler = ReturnType<Provider['callback']>;
+const handlers = new WeakMap<Provider, ProviderHandler>();
+
+/** The provider's request handler, made once per provider: Koa's `callback()` composes the middleware each time it is called. */
+function handlerOf(provider: Provider): ProviderHandler {
+  let handler = handlers.get(provider);
+  if (!handler) {
+    handler = provider.callback();
+    handlers.set(provider, handler);
+  }
+  return handler;
 }
 
 export function oauthProtocolHandlers(services: {

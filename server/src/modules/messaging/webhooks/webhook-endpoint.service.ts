@@ -65,8 +65,16 @@ export class WebhookEndpointService {
     this.portalKey = createHmac('sha256', serverSecret).update('gatehouse webhook portal token').digest();
   }
 
-  async list(projectId: ProjectId): Promise<WebhookEndpointRow[]> {
-    return (await listWebhookEndpoints(this.db, projectId)).map((row) => openWebhookSecrets(this.cipher, row));
+  /** The project's endpoints as reads show them: no read shows a secret, so none is opened (an AES-GCM open per secret). */
+  async list(projectId: ProjectId): Promise<ShownWebhookEndpoint[]> {
+    return (await listWebhookEndpoints(this.db, projectId)).map(withoutSecrets);
+  }
+
+  /** One endpoint as reads show it (secrets left sealed, as in `list`). */
+  async show(projectId: ProjectId, id: string): Promise<ShownWebhookEndpoint> {
+    const endpoint = await findWebhookEndpoint(this.db, projectId, id);
+    if (!endpoint) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
+    return withoutSecrets(endpoint);
   }
 
   async get(projectId: ProjectId, id: string): Promise<WebhookEndpointRow> {
@@ -175,7 +183,15 @@ export class WebhookEndpointService {
 }
 
 /** The admin view of an endpoint (the spec's `WebhookEndpoint`): never its secret, shown once (below). */
-export function toWebhookEndpoint(row: WebhookEndpointRow, now = new Date()) {
+/** An endpoint row without its (sealed) signing secrets. */
+export type ShownWebhookEndpoint = Omit<WebhookEndpointRow, 'secret' | 'previous_secret'>;
+
+function withoutSecrets(row: WebhookEndpointRow): ShownWebhookEndpoint {
+  const { secret, previous_secret, ...shown } = row;
+  return shown;
+}
+
+export function toWebhookEndpoint(row: ShownWebhookEndpoint, now = new Date()) {
   const graceActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
   return {
     id: row.id,

@@ -43,3 +43,20 @@ describe('sealing secrets written before sealing existed', () => {
     expect((await env.context.services.projects.find(project.project.id))?.config.emails.server.password).toBe(password);
   });
 });
+
+describe('reads of webhook endpoints', () => {
+  it('list and read endpoints without opening their sealed secrets (no read shows one)', async () => {
+    const db = env.context.database.db;
+    const endpoint = await env.context.services.webhookEndpoints.create(env.project.project, { url: 'http://127.0.0.1:9/unopened' });
+    // A secret no key of this server opens: a read that opened it would fail (answer 500).
+    await db.updateTable('webhook_endpoint').set({ secret: 'enc:v1:unknownkey:AAAA' }).where('id', '=', endpoint.id).execute();
+    const listed = await env.context.request({ url: '/api/v1/internal/webhooks/endpoints', headers: env.project.headers.admin });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((item: { id: string }) => item.id)).toContain(endpoint.id);
+    expect(listed.text).not.toContain('secret"');
+    const read = await env.context.request({ url: `/api/v1/internal/webhooks/endpoints/${endpoint.id}`, headers: env.project.headers.admin });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: endpoint.id, url: 'http://127.0.0.1:9/unopened' });
+    await db.deleteFrom('webhook_endpoint').where('id', '=', endpoint.id).execute();
+  });
+});

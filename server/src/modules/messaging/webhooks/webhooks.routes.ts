@@ -25,7 +25,7 @@ export function webhookHandlers({
       return toWebhookEndpointWithSecret(endpoint);
     },
     getWebhookEndpoint: async (request) =>
-      toWebhookEndpoint(await webhookEndpoints.get(authOf(request).project.id, request.params.endpoint_id)),
+      toWebhookEndpoint(await webhookEndpoints.show(authOf(request).project.id, request.params.endpoint_id)),
     updateWebhookEndpoint: async (request) =>
       toWebhookEndpoint(await webhookEndpoints.update(authOf(request).project, request.params.endpoint_id, request.body)),
     deleteWebhookEndpoint: async (request) => {
