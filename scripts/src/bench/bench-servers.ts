@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
 import { defaultEmailThemeId } from '../../../server/src/tenancy/project-config.ts';
 import { type DerivedFloor, deriveFloor } from './operations/derived-floors.ts';
+import { createFixtureRows } from './operations/fixture-rows.ts';
 import { registerDerivedFloors, registerReadFloors } from './operations/floor-routes.ts';
 import { readFloors } from './operations/read-floors.ts';
 import { captureStatements, installStatementCapture } from './operations/statement-capture.ts';
@@ -25,9 +26,10 @@ const databaseUrl = process.env.DATABASE_URL as string;
 installStatementCapture();
 const database = await createDatabase({ databaseUrl, dataDir: '', poolSize: 10 });
 await migrateToLatest(database.db, migrations);
+const serverSecret = createHash('sha256').update('bench').digest();
 const server = createServer(database.db, {
   publicUrl: 'http://127.0.0.1',
-  serverSecret: createHash('sha256').update('bench').digest(),
+  serverSecret,
   settings: { email: { log: () => {} } },
 });
 const { services } = server;
@@ -38,8 +40,13 @@ const project = await services.projects.create({
     // The per-operation bench reads a user API key and a team API key.
     'apiKeys.enabled.user': true,
     'apiKeys.enabled.team': true,
-    // The per-operation bench reads a webhook endpoint on loopback (disabled: nothing is delivered to it).
+    // The per-operation bench reads a webhook endpoint on loopback (disabled: nothing is delivered to it),
+    // and its authorize redirects name a callback on localhost.
     'domains.allowLocalhost': true,
+    // The per-operation bench's OAuth authorize redirect and a linked account (the provider is never contacted).
+    'auth.oauth.providers': {
+      github: { type: 'github', isShared: false, clientId: 'benchclient', clientSecret: 'benchsecret', allowSignIn: true, allowConnectedAccounts: true },
+    },
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {
       items: { credits: { displayName: 'Credits', customerType: 'user' } },
@@ -89,7 +96,7 @@ const spareUserIds = (
   )
 ).rows.map((row) => row.id);
 const contactChannel = await sql<{ id: string }>`select id from contact_channel where user_id = ${user.id} limit 1`.execute(database.db);
-const fixture: Record<string, string> = {
+const fixtureRows: Record<string, string> = {
   project_id: project.id,
   user_id: user.id,
   team_id: team.id,
@@ -117,6 +124,20 @@ const metricsMeasured = new RegExp(process.env.BENCH_ONLY ?? '.').test('GET /int
 await generateUsers(database.db, bigProject.id, metricsMeasured ? Number(process.env.BENCH_METRICS_USERS ?? 100_000) : 0);
 // Throughput is the point here: rate limits would only measure 429s.
 const app = await buildApp({ server, rateLimits: null });
+// The rows the other GET operations read, made through the API (SCIM, SSO, OAuth consent, purchase code, …).
+const fixture: Record<string, string> = {
+  ...fixtureRows,
+  ...(await createFixtureRows({
+    app,
+    projectId: project.id,
+    keys: keys as Record<string, string>,
+    accessToken: tokens.access_token,
+    userId: user.id,
+    teamId: team.id,
+    purchaserId: spareUserIds[0] as string,
+    unsubscribeSecret: serverSecret,
+  })),
+};
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const floor = Fastify({ logger: false });

@@ -72,7 +72,7 @@ export async function benchPerOperation(
             {
               operationId: operation.operationId,
               path: operation.requestPath,
-              headers: operation.accessType ? headers[operation.accessType] : {},
+              headers: { ...(operation.accessType ? headers[operation.accessType] : {}), ...operation.headers },
             },
           ]
         : [],

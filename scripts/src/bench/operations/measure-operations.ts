@@ -13,6 +13,8 @@ export type OperationResult = {
   floorKind?: 'hand-written' | 'derived';
   /** What our handler sent to Postgres for one warm request of it (captured). */
   statements?: StatementCounts;
+  /** The status our server answered the captured request with (a redirect's 3xx, a refused one-shot callback's 4xx). */
+  status?: number;
 };
 
 export type StatementCounts = { reads: number; writes: number; control: number };
@@ -46,7 +48,7 @@ export async function measureReadOperations(plan: PlannedOperation[], options: O
       results.push({ operation, note: `not measured: the bench has no ${operation.missing.join(', ')}` });
       continue;
     }
-    const headers = operation.accessType ? options.headers[operation.accessType] : {};
+    const headers = { ...(operation.accessType ? options.headers[operation.accessType] : {}), ...operation.headers };
     const ours = `${options.appUrl}/api/v1${operation.requestPath}`;
     const captured = options.captured[operation.operationId];
     const floorKind = operation.floor ? 'hand-written' : captured ? 'derived' : undefined;
@@ -69,6 +71,7 @@ export async function measureReadOperations(plan: PlannedOperation[], options: O
       floors: [before, after],
       floorKind,
       statements: captured?.counts,
+      status: captured?.status,
       ...(floorFailed ? { note: 'floor failed' } : {}),
     });
   }
@@ -83,16 +86,16 @@ export const ratioOf = (result: OperationResult): number | undefined => {
 
 export function operationRows(results: OperationResult[]): string[] {
   const rows = [
-    '| operation | access | ours req/s | p50 ms | p99 ms | non-2xx | statements ours sent (reads / writes / transaction) | floor | floor req/s (before / after) | ours / floor |',
+    '| operation | access | ours req/s | p50 ms | p99 ms | non-2xx (status answered) | statements ours sent (reads / writes / transaction) | floor | floor req/s (before / after) | ours / floor |',
     '|---|---|---:|---:|---:|---:|---:|---|---:|---:|',
   ];
   const sorted = [...results].sort((a, b) => (ratioOf(a) ?? Number.POSITIVE_INFINITY) - (ratioOf(b) ?? Number.POSITIVE_INFINITY));
   for (const result of sorted) {
-    const { operation, ours, floors, statements } = result;
+    const { operation, ours, floors, statements, status } = result;
     const ratio = ratioOf(result);
     const sent = statements ? `${statements.reads} / ${statements.writes} / ${statements.control}` : '';
     rows.push(
-      `| ${operation.operationId} \`GET ${operation.specPath}\` | ${operation.accessType ?? 'none'} | ${ours?.rps ?? ''} | ${ours?.p50 ?? ''} | ${ours?.p99 ?? ''} | ${ours?.non2xx ?? ''} | ${sent} | ${result.floorKind ?? ''} | ${
+      `| ${operation.operationId} \`GET ${operation.specPath}\` | ${operation.accessType ?? 'none'} | ${ours?.rps ?? ''} | ${ours?.p50 ?? ''} | ${ours?.p99 ?? ''} | ${ours?.non2xx ?? ''}${status ? ` (${status})` : ''} | ${sent} | ${result.floorKind ?? ''} | ${
         floors ? `${floors[0].rps} / ${floors[1].rps}` : ''
       } | ${ratio === undefined ? (result.note ?? '') : `${ratio.toFixed(2)}x${ratio < 0.8 ? ' (below 0.8x)' : ''}`} |`,
     );

@@ -40,6 +40,7 @@ describe('the per-operation bench plan', () => {
       requestPath: '/widgets/t1?user_id=u1',
       missing: [],
       accessType: 'server',
+      headers: {},
       floor: undefined,
     });
     const withFloor = planReadOperations(added, { ...readFloors, listWidgets: { statement: 'select 1' } }, fixture);
@@ -50,6 +51,28 @@ describe('the per-operation bench plan', () => {
     const plan = planReadOperations(spec, readFloors, fixture);
     const outbox = plan.find((operation) => operation.operationId === 'getOutboxEmail');
     expect(outbox).toMatchObject({ requestPath: undefined, missing: ['email_id'] });
+  });
+
+  it('reads `<operationId>:<name>` before `<name>`, where one parameter name means different rows', () => {
+    const plan = planReadOperations(
+      spec,
+      readFloors,
+      { ...fixture, directory_id: 'd1', scim_token: 'secret', 'getScimUser:resource_id': 'su1', 'getScimGroup:resource_id': 'sg1' },
+    );
+    const find = (operationId: string) => plan.find((operation) => operation.operationId === operationId);
+    expect(find('getScimUser')?.requestPath).toBe('/scim/v2/d1/Users/su1');
+    expect(find('getScimGroup')?.requestPath).toBe('/scim/v2/d1/Groups/sg1');
+    // A SCIM directory's own bearer token, from its security scheme.
+    expect(find('listScimUsers')?.headers).toEqual({ authorization: 'Bearer secret' });
+    expect(find('getCurrentUser')?.headers).toEqual({});
+  });
+
+  it('lists a SCIM operation as lacking the token when the fixture has none', () => {
+    const plan = planReadOperations(spec, readFloors, { ...fixture, directory_id: 'd1' });
+    expect(plan.find((operation) => operation.operationId === 'listScimUsers')).toMatchObject({
+      requestPath: undefined,
+      missing: ['scim_token'],
+    });
   });
 
   it('authenticates as a user when the operation allows client access, else with the strongest key it needs', () => {

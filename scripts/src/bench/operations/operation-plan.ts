@@ -31,11 +31,18 @@ export type PlannedOperation = {
   missing: string[];
   /** How the bench authenticates it: the first of client (with the user's access token), server, admin it accepts; none when it declares no access type. */
   accessType?: AccessType;
+  /** Headers the operation's own security scheme needs beside the access type's (a SCIM directory's bearer token). */
+  headers: Record<string, string>;
   floor?: FloorDefinition;
 };
 
 type Parameter = { name: string; in: string; required?: boolean; $ref?: string };
-type Operation = { operationId?: string; parameters?: Parameter[]; 'x-access-types'?: string[] };
+type Operation = {
+  operationId?: string;
+  parameters?: Parameter[];
+  'x-access-types'?: string[];
+  security?: Array<Record<string, unknown>>;
+};
 export type SpecDocument = {
   paths: Record<string, { get?: Operation; parameters?: Parameter[] }>;
   components?: { parameters?: Record<string, Parameter> };
@@ -57,15 +64,17 @@ export function planReadOperations(
       parameter.$ref ? (doc.components?.parameters?.[parameter.$ref.split('/').pop() as string] ?? parameter) : parameter,
     );
     const missing: string[] = [];
+    // `<operationId>:<name>` first: one parameter name can mean different rows to different operations.
+    const valueOf = (name: string) => fixture[`${operationId}:${name}`] ?? fixture[name];
     const path = specPath.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = fixture[name];
+      const value = valueOf(name);
       if (value === undefined) missing.push(name);
       return encodeURIComponent(value ?? '');
     });
     const query = parameters
       .filter((parameter) => parameter.in === 'query' && parameter.required)
       .map((parameter) => {
-        const value = fixture[parameter.name];
+        const value = valueOf(parameter.name);
         if (value === undefined) missing.push(parameter.name);
         return `${encodeURIComponent(parameter.name)}=${encodeURIComponent(value ?? '')}`;
       });
@@ -75,12 +84,18 @@ export function planReadOperations(
       query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value ?? '')}`);
     }
     const accessTypes = operation['x-access-types'] ?? [];
+    const headers: Record<string, string> = {};
+    if (operation.security?.some((requirement) => 'ScimBearerToken' in requirement)) {
+      if (fixture.scim_token === undefined) missing.push('scim_token');
+      else headers.authorization = `Bearer ${fixture.scim_token}`;
+    }
     plan.push({
       operationId,
       specPath,
       requestPath: missing.length > 0 ? undefined : query.length > 0 ? `${path}?${query.join('&')}` : path,
       missing,
       accessType: accessPreference.find((type) => accessTypes.includes(type)),
+      headers,
       floor,
     });
   }
