@@ -15,6 +15,7 @@ export { type HandlerUrlOptions, type HandlerUrls, handlerPageOf, resolveHandler
 export { useApiKeys } from './hooks/use-api-keys.ts';
 export { useContactChannels } from './hooks/use-contact-channels.ts';
 export { useCreateTeam } from './hooks/use-create-team.ts';
+export { useFileDownload } from './hooks/use-file-download.ts';
 export { type ItemCustomer, useItem } from './hooks/use-item.ts';
 export { useNotificationPreferences } from './hooks/use-notification-preferences.ts';
 export { usePermission } from './hooks/use-permission.ts';
@@ -32,3 +33,4 @@ export { Link } from './ui/link.tsx';
 export type { Theme } from './ui/styles.tsx';
 export { directionOf, type Language, languages, matchLanguage, pickLanguage } from './i18n/languages.ts';
 export { intlLocaleOf, languageOwnNames } from './i18n/language-formats.ts';
+export { LanguageOptions } from './i18n/language-options.tsx';

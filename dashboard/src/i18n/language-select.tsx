@@ -1,4 +1,4 @@
-import { type Language, languageOwnNames as ownNames, languages } from '@gatehouse/react';
+import { type Language, LanguageOptions, languageOwnNames as ownNames } from '@gatehouse/react';
 import { useContext } from 'react';
 import { LanguageContext, useDashboardTranslation } from './dashboard-i18n.ts';
 
@@ -12,13 +12,7 @@ export function LanguageSelect() {
     <div className="dash-switcher">
       <label htmlFor="language-select">{t('shell.language')}</label>
       <select id="language-select" value={language} onChange={(event) => setLanguage(event.target.value as Language)}>
-        {/* The pseudo-locale is never offered; while it is active it stays selectable as itself. */}
-        {language === 'en-XA' ? <option value="en-XA">en-XA</option> : null}
-        {languages.map((tag) => (
-          <option key={tag} value={tag} lang={tag}>
-            {ownNames[tag]}
-          </option>
-        ))}
+        <LanguageOptions current={language} />
       </select>
     </div>
   );

@@ -1,5 +1,5 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
-import { api } from '@gatehouse/react';
+import { api, useFileDownload } from '@gatehouse/react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { PagedTable, useUrlPaging } from '../pager.tsx';
@@ -142,22 +142,13 @@ function Filters({
 function ExportButton({ format, filters }: { format: 'ndjson' | 'csv'; filters: Partial<Record<FilterName, string>> }) {
   const { request } = useProjectScope();
   const { t } = useDashboardTranslation();
-  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
-  async function download() {
-    setState({ busy: true, error: null });
-    try {
-      const body = await api.getAuditLogExport({ format, ...filters }, request);
-      const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `audit-log.${format}`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      setState({ busy: false, error: null });
-    } catch (error) {
-      setState({ busy: false, error });
-    }
-  }
+  const state = useFileDownload();
+  const download = () =>
+    state.download(
+      () => api.getAuditLogExport({ format, ...filters }, request),
+      `audit-log.${format}`,
+      format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    );
   return (
     <>
       <button type="button" disabled={state.busy} onClick={() => void download()}>

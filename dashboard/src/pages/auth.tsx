@@ -1,4 +1,4 @@
-import type { components } from '@gatehouse/protocol/api-types';
+import { type OAuthProviderType, oauthProviderNames, oauthProviderTypes } from '@gatehouse/protocol/oauth-providers';
 import { type AdminProject, api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -11,38 +11,10 @@ import { RequireEmailVerification } from './onboarding-preview.tsx';
 import { PasswordPolicySettings } from './password-policy-settings.tsx';
 import { useProjectUpdate } from './project-config.ts';
 
-/** The spec's provider list; `providerNames` (a record over the spec's type) fails the typecheck if the two drift. */
-type ProviderId = components['schemas']['OAuthProviderType'];
-const providerIds: readonly ProviderId[] = [
-  'google',
-  'github',
-  'microsoft',
-  'spotify',
-  'facebook',
-  'discord',
-  'gitlab',
-  'bitbucket',
-  'linkedin',
-  'apple',
-  'x',
-  'twitch',
-];
+type ProviderId = OAuthProviderType;
+const providerIds = oauthProviderTypes;
+const providerNames = oauthProviderNames;
 type Provider = { id: ProviderId; type: 'shared' | 'standard'; enabled: boolean; client_id: string; client_secret: string };
-
-const providerNames: Record<ProviderId, string> = {
-  google: 'Google',
-  github: 'GitHub',
-  microsoft: 'Microsoft',
-  spotify: 'Spotify',
-  facebook: 'Facebook',
-  discord: 'Discord',
-  gitlab: 'GitLab',
-  bitbucket: 'Bitbucket',
-  linkedin: 'LinkedIn',
-  apple: 'Apple',
-  x: 'X',
-  twitch: 'Twitch',
-};
 
 /**
  * How users sign in: sign-up on/off, password, magic link, passkey, anonymous users, the OAuth

@@ -1,11 +1,11 @@
 import type { Schema } from '@gatehouse/client';
 import { api, Link } from '@gatehouse/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { EditorDeleteButton, useDeleteDraft, useDeleteTemplate, useDeleteTheme } from './email-delete.tsx';
+import { type DeleteKind, EditorDeleteButton, useDeleteDraft, useDeleteTemplate, useDeleteTheme } from './email-delete.tsx';
 import { SendDraft } from './email-send-draft.tsx';
 import { SourceEditor } from './email-source-editor.tsx';
 
@@ -23,23 +23,13 @@ export function EmailThemePage({ themeId }: { themeId: string }) {
   return (
     <SourceEditor
       kind="theme"
-      actions={<EditorDeleteButton kind={remove} target={{ id: themeId.toLowerCase(), name: theme.display_name }} />}
+      {...savedEmailProps({ ...theme, id: themeId.toLowerCase() }, remove, save)}
       title={t('emailEditor.themeTitle', { name: theme.display_name })}
-      displayName={theme.display_name}
-      source={theme.tsx_source}
       previewBody={(source) => ({ template_tsx_source: themePreviewTemplate, theme_tsx_source: source, editable_source: 'theme' })}
-      saving={save.isPending}
-      saveError={save.error}
       onSave={(changes, done) =>
         save.mutate(
           { themeId, data: { display_name: changes.displayName, tsx_source: changes.source } },
-          {
-            onSuccess: async () => {
-              await queryClient.invalidateQueries({ queryKey: api.getGetEmailThemeQueryKey(themeId) });
-              await queryClient.invalidateQueries({ queryKey: api.getListEmailThemesQueryKey() });
-              done();
-            },
-          },
+          refreshThen(queryClient, [api.getGetEmailThemeQueryKey(themeId), api.getListEmailThemesQueryKey()], done),
         )
       }
     />
@@ -53,29 +43,19 @@ export function EmailTemplatePage({ templateId }: { templateId: string }) {
   const save = api.useUpdateEmailTemplate({ request });
   const remove = useDeleteTemplate();
   const template = data.templates.find((candidate) => candidate.id === templateId.toLowerCase());
-  const [themeChoice, setThemeChoice] = useState<ThemeChoice>(template?.theme_id ?? null);
+  const themed = useThemedSource(template?.theme_id ?? null);
   const { t } = useDashboardTranslation();
   if (!template) return <NotFound />;
   return (
     <SourceEditor
       kind="template"
-      actions={<EditorDeleteButton kind={remove} target={{ id: template.id, name: template.display_name }} />}
+      {...savedEmailProps(template, remove, save)}
+      {...themed.editorProps}
       title={t('emailEditor.templateTitle', { name: template.display_name })}
-      displayName={template.display_name}
-      source={template.tsx_source}
-      themePicker={{ value: themeChoice, onChange: setThemeChoice }}
-      previewBody={(source) => ({ template_tsx_source: source, theme_id: themeChoice, editable_source: 'template' })}
-      saving={save.isPending}
-      saveError={save.error}
       onSave={(changes, done) =>
         save.mutate(
-          { templateId: template.id, data: { display_name: changes.displayName, tsx_source: changes.source, theme_id: themeChoice } },
-          {
-            onSuccess: async () => {
-              await queryClient.invalidateQueries({ queryKey: api.getListEmailTemplatesQueryKey() });
-              done();
-            },
-          },
+          { templateId: template.id, data: themed.savedFields(changes) },
+          refreshThen(queryClient, [api.getListEmailTemplatesQueryKey()], done),
         )
       }
     />
@@ -88,36 +68,66 @@ export function EmailDraftPage({ draftId }: { draftId: string }) {
   const { data: draft } = api.useGetEmailDraftSuspense(draftId, { request });
   const save = api.useUpdateEmailDraft({ request });
   const remove = useDeleteDraft();
-  const [themeChoice, setThemeChoice] = useState<ThemeChoice>(draft.theme_id ?? null);
+  const themed = useThemedSource(draft.theme_id ?? null);
   const { t } = useDashboardTranslation();
   return (
     <>
       <SourceEditor
         kind="draft"
-        actions={<EditorDeleteButton kind={remove} target={{ id: draft.id, name: draft.display_name }} />}
+        {...savedEmailProps(draft, remove, save)}
+        {...themed.editorProps}
         title={t('emailEditor.draftTitle', { name: draft.display_name })}
-        displayName={draft.display_name}
-        source={draft.tsx_source}
-        themePicker={{ value: themeChoice, onChange: setThemeChoice }}
-        previewBody={(source) => ({ template_tsx_source: source, theme_id: themeChoice, editable_source: 'template' })}
-        saving={save.isPending}
-        saveError={save.error}
         onSave={(changes, done) =>
           save.mutate(
-            { draftId: draft.id, data: { display_name: changes.displayName, tsx_source: changes.source, theme_id: themeChoice } },
-            {
-              onSuccess: async () => {
-                await queryClient.invalidateQueries({ queryKey: api.getGetEmailDraftQueryKey(draftId) });
-                await queryClient.invalidateQueries({ queryKey: api.getListEmailDraftsQueryKey() });
-                done();
-              },
-            },
+            { draftId: draft.id, data: themed.savedFields(changes) },
+            refreshThen(queryClient, [api.getGetEmailDraftQueryKey(draftId), api.getListEmailDraftsQueryKey()], done),
           )
         }
       />
       <SendDraft draftId={draft.id} sentAtMillis={draft.sent_at_millis} />
     </>
   );
+}
+
+/** A template or a draft: previewed in the theme picked beside the editor, and saved with that choice. */
+function useThemedSource(initial: ThemeChoice) {
+  const [themeChoice, setThemeChoice] = useState<ThemeChoice>(initial);
+  return {
+    editorProps: {
+      themePicker: { value: themeChoice, onChange: setThemeChoice },
+      previewBody: (source: string) => ({ template_tsx_source: source, theme_id: themeChoice, editable_source: 'template' as const }),
+    },
+    savedFields: (changes: { displayName: string; source: string }) => ({
+      display_name: changes.displayName,
+      tsx_source: changes.source,
+      theme_id: themeChoice,
+    }),
+  };
+}
+
+/** The editor's props that come from the saved email and its delete and save mutations. */
+function savedEmailProps(
+  email: { id: string; display_name: string; tsx_source: string },
+  remove: DeleteKind,
+  save: { isPending: boolean; error: unknown },
+) {
+  return {
+    actions: <EditorDeleteButton kind={remove} target={{ id: email.id, name: email.display_name }} />,
+    displayName: email.display_name,
+    source: email.tsx_source,
+    saving: save.isPending,
+    saveError: save.error,
+  };
+}
+
+/** Mutation options: once saved, the editor's queries are fetched again before it says "saved". */
+function refreshThen(queryClient: QueryClient, queryKeys: QueryKey[], done: () => void) {
+  return {
+    onSuccess: async () => {
+      for (const queryKey of queryKeys) await queryClient.invalidateQueries({ queryKey });
+      done();
+    },
+  };
 }
 
 function NotFound() {

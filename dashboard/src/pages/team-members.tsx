@@ -1,6 +1,7 @@
 import { api, Link, type TeamMemberProfile, type TeamMemberProfileList } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
 import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
@@ -145,23 +146,10 @@ function useMemberProfileUpdate(member: TeamMemberProfile) {
   const key = api.getListTeamMemberProfilesQueryKey({ team_id: member.team_id });
   return api.useUpdateTeamMemberProfile({
     request,
-    mutation: {
-      onMutate: async ({ data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<TeamMemberProfileList>(key);
-        if (previous) {
-          queryClient.setQueryData<TeamMemberProfileList>(key, {
-            ...previous,
-            items: previous.items.map((item) => (item.user_id === member.user_id ? { ...item, ...data } : item)),
-          });
-        }
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    },
+    mutation: optimisticUpdate(queryClient, key, (cached: TeamMemberProfileList, { data }: { data: Partial<TeamMemberProfile> }) => ({
+      ...cached,
+      items: cached.items.map((item) => (item.user_id === member.user_id ? { ...item, ...data } : item)),
+    })),
   });
 }
 
@@ -230,24 +218,17 @@ function MemberPermissions({ teamId, userId, name, definitions }: { teamId: stri
   const params = { team_id: teamId, user_id: userId, recursive: 'false' as const };
   const key = api.getListTeamPermissionsQueryKey(params);
   const granted = api.useListTeamPermissions(params, { request, query: { queryKey: key } });
-  const optimistic = {
-    onMutate: async ({ permissionId }: { permissionId: string }) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const previous = queryClient.getQueryData<typeof granted.data>(key);
-      if (previous) {
-        const has = previous.items.some((permission) => permission.id === permissionId);
-        const items = has
-          ? previous.items.filter((permission) => permission.id !== permissionId)
-          : [...previous.items, { id: permissionId, user_id: userId, team_id: teamId }];
-        queryClient.setQueryData(key, { ...previous, items });
-      }
-      return { previous };
+  const optimistic = optimisticUpdate(
+    queryClient,
+    key,
+    (cached: NonNullable<typeof granted.data>, { permissionId }: { permissionId: string }) => {
+      const has = cached.items.some((permission) => permission.id === permissionId);
+      const items = has
+        ? cached.items.filter((permission) => permission.id !== permissionId)
+        : [...cached.items, { id: permissionId, user_id: userId, team_id: teamId }];
+      return { ...cached, items };
     },
-    onError: (_error: unknown, _variables: unknown, context: { previous: typeof granted.data } | undefined) => {
-      if (context?.previous) queryClient.setQueryData(key, context.previous);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-  };
+  );
   const grant = api.useCreateTeamPermission({ request, mutation: optimistic });
   const revoke = api.useDeleteTeamPermission({ request, mutation: optimistic });
   const has = new Set(granted.data?.items.map((permission) => permission.id));

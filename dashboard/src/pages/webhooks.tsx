@@ -2,6 +2,7 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 import { api, Link } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { optimisticUpdate } from '../optimistic.ts';
 import { paths } from '../routes.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { WebhookPortalAccess } from './webhook-portal.tsx';
@@ -130,24 +131,20 @@ function EndpointRow({ endpoint, onSecret }: { endpoint: WebhookEndpoint; onSecr
 
   const update = api.useUpdateWebhookEndpoint({
     request,
-    mutation: {
-      // Enabling and disabling shows at once and rolls back when the server refuses.
-      onMutate: async ({ endpointId, data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<WebhookEndpointList>(key);
-        if (previous && data.enabled !== undefined) {
-          const items = previous.items.map((item) =>
-            item.id === endpointId ? { ...item, enabled: data.enabled as boolean, disabled_reason: null } : item,
-          );
-          queryClient.setQueryData(key, { ...previous, items });
-        }
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    },
+    // Enabling and disabling shows at once and rolls back when the server refuses.
+    mutation: optimisticUpdate(
+      queryClient,
+      key,
+      (cached: WebhookEndpointList, { endpointId, data }: { endpointId: string; data: { enabled?: boolean } }) =>
+        data.enabled === undefined
+          ? cached
+          : {
+              ...cached,
+              items: cached.items.map((item) =>
+                item.id === endpointId ? { ...item, enabled: data.enabled as boolean, disabled_reason: null } : item,
+              ),
+            },
+    ),
   });
   const remove = api.useDeleteWebhookEndpoint({ request });
   const rotate = api.useResetWebhookEndpointSecret({ request });

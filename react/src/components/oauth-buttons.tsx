@@ -1,23 +1,11 @@
+import { oauthProviderNames } from '@gatehouse/protocol/oauth-providers';
 import { useState } from 'react';
 import { type Gatehouse, useGatehouse } from '../gatehouse-context.ts';
 import { RequestError } from '../ui/form.tsx';
 import { useTranslation } from '../i18n/i18n-context.ts';
 import type { BotChallenge } from './bot-challenge-widget.tsx';
 
-const providerNames: Record<string, string> = {
-  google: 'Google',
-  github: 'GitHub',
-  microsoft: 'Microsoft',
-  spotify: 'Spotify',
-  facebook: 'Facebook',
-  discord: 'Discord',
-  gitlab: 'GitLab',
-  bitbucket: 'Bitbucket',
-  linkedin: 'LinkedIn',
-  apple: 'Apple',
-  x: 'X',
-  twitch: 'Twitch',
-};
+const providerNames: Readonly<Record<string, string>> = oauthProviderNames;
 
 /** The flow's code (PKCE, the pending-flow store, the wait for the widget) loads on the click, not with the sign-in page. */
 const startOAuth = async (gatehouse: Gatehouse, provider: string, botChallenge: BotChallenge | undefined) =>

@@ -3,6 +3,7 @@
  * override (a JSON object whose keys may be dotted paths) is rendered onto it.
  */
 import type { Schema } from '@gatehouse/protocol/operation-types';
+import { type JsonObject, isJsonObject } from './config-input.ts';
 
 /** The rendered config: the spec's `ProjectConfig` schema (what `GET /internal/config` answers). */
 export type ProjectConfig = Schema<'ProjectConfig'>;
@@ -40,9 +41,6 @@ export const defaultProjectConfig: ProjectConfig = {
   dataVault: { stores: {} },
 };
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Path segments that would reach an object's prototype; never a config key. */
 export const unsafeKeySegments: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
@@ -69,7 +67,7 @@ export function renderConfig(override: JsonObject): ProjectConfig {
 export function mergeOverride(existing: JsonObject, entries: JsonObject): JsonObject {
   const merged: JsonObject = { ...existing };
   for (const [key, value] of Object.entries(entries)) {
-    const replaces = key.includes('.') || !isObject(value);
+    const replaces = key.includes('.') || !isJsonObject(value);
     for (const olderKey of Object.keys(merged)) {
       if (!olderKey.startsWith(`${key}.`)) continue;
       const rest = olderKey.slice(key.length + 1).split('.');
@@ -91,20 +89,20 @@ export function mergeOverride(existing: JsonObject, entries: JsonObject): JsonOb
 function coverage(value: JsonObject, path: string[]): 'all' | 'none' | { value: JsonObject } {
   let node: unknown = value;
   for (const segment of path) {
-    if (!isObject(node)) return 'all';
+    if (!isJsonObject(node)) return 'all';
     if (!Object.hasOwn(node, segment)) return 'none';
     node = node[segment];
   }
-  return isObject(node) ? { value: node } : 'all';
+  return isJsonObject(node) ? { value: node } : 'all';
 }
 
 function setPath(target: JsonObject, path: string[], value: unknown, replace = false): void {
   const [head, ...rest] = path as [string, ...string[]];
   if (unsafeKeySegments.has(head)) return;
   if (rest.length > 0) {
-    if (!isObject(target[head])) target[head] = {};
+    if (!isJsonObject(target[head])) target[head] = {};
     setPath(target[head] as JsonObject, rest, value, replace);
-  } else if (!replace && isObject(value) && isObject(target[head])) {
+  } else if (!replace && isJsonObject(value) && isJsonObject(target[head])) {
     for (const [key, nested] of Object.entries(value)) setPath(target[head] as JsonObject, key.split('.'), nested);
   } else {
     target[head] = structuredClone(value);

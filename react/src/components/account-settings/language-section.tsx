@@ -2,8 +2,8 @@ import { useContext, useId, useTransition } from 'react';
 import type { CurrentUser } from '../../generated/hooks.schemas.ts';
 import { useUpdateUser } from '../../hooks/use-update-user.ts';
 import { createLocalisation, LocalisationContext, useTranslation } from '../../i18n/i18n-context.ts';
-import { languageOwnNames } from '../../i18n/language-formats.ts';
-import { type Language, languages } from '../../i18n/languages.ts';
+import { LanguageOptions } from '../../i18n/language-options.tsx';
+import type { Language } from '../../i18n/languages.ts';
 import { RequestError } from '../../ui/form.tsx';
 
 /**
@@ -45,13 +45,7 @@ export function LanguageSection({ user }: { user: CurrentUser }) {
           disabled={update.isPending}
           onChange={(event) => pick(event.target.value as Language)}
         >
-          {/* The pseudo-locale is never offered; while it is active it stays selectable as itself. */}
-          {shown === 'en-XA' ? <option value="en-XA">en-XA</option> : null}
-          {languages.map((tag) => (
-            <option key={tag} value={tag} lang={tag}>
-              {languageOwnNames[tag]}
-            </option>
-          ))}
+          <LanguageOptions current={shown} />
         </select>
         <span id={hintId} className="gh-muted">
           {t('language.hint')}

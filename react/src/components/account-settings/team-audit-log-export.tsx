@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import type { GetTeamAuditLogExportParams } from '../../generated/hooks.schemas.ts';
 import { getTeamAuditLogExport } from '../../generated/hooks.ts';
+import { useFileDownload } from '../../hooks/use-file-download.ts';
 import { useTranslation } from '../../i18n/i18n-context.ts';
 import { RequestError } from '../../ui/form.tsx';
 
@@ -14,22 +14,9 @@ const mediaTypes = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
  */
 export function TeamAuditLogExport({ teamId, filters }: { teamId: string; filters: Filters }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
-  async function download(format: 'ndjson' | 'csv') {
-    setState({ busy: true, error: null });
-    try {
-      const body = await getTeamAuditLogExport(teamId, { ...filters, format });
-      const url = URL.createObjectURL(new Blob([body], { type: mediaTypes[format] }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `audit-log-team-${teamId}.${format}`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      setState({ busy: false, error: null });
-    } catch (error) {
-      setState({ busy: false, error });
-    }
-  }
+  const state = useFileDownload();
+  const download = (format: 'ndjson' | 'csv') =>
+    state.download(() => getTeamAuditLogExport(teamId, { ...filters, format }), `audit-log-team-${teamId}.${format}`, mediaTypes[format]);
   return (
     <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
       <button type="button" disabled={state.busy} onClick={() => void download('ndjson')}>

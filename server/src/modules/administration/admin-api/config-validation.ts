@@ -1,4 +1,4 @@
-import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import { type JsonObject, isJsonObject, rejectConfig } from '../../../tenancy/config-input.ts';
 import { isProviderType } from '../../authentication/oauth/index.ts';
 import { isOidcProviderConfig, oidcProviderSettings, usesSharedKeys } from '../../authentication/oauth/index.ts';
 import { builtInThemes } from '../../messaging/email/index.ts';
@@ -10,12 +10,6 @@ import { assertValidClaimsTemplate } from '../../authentication/custom-claims/in
 import { assertProductionReady } from './production-mode.ts';
 import { findUnsafeInput } from '../../../routing/unsafe-input.ts';
 import { assertValidDefaultLanguage } from '../../../tenancy/project-language.ts';
-
-function fail(message: string): never {
-  throw new PlainHttpError(400, message);
-}
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Sections that are records of entries (their defaults name entries, not settings): not walked into. */
 const records = new Set(['rbac.defaultPermissions.teamCreator', 'rbac.defaultPermissions.teamMember', 'rbac.defaultPermissions.signUp']);
@@ -38,7 +32,7 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   assertShape(defaultProjectConfig as unknown as JsonObject, config as unknown as JsonObject, '');
   for (const [section, flag] of optionalFlags) {
     const value = (config[section] as JsonObject)[flag];
-    if (value !== undefined && typeof value !== 'boolean') fail(`${section}.${flag} must be true or false.`);
+    if (value !== undefined && typeof value !== 'boolean') rejectConfig(`${section}.${flag} must be true or false.`);
   }
   for (const [id, provider] of Object.entries(config.auth.oauth.providers)) assertValidProvider(id, provider);
   assertValidPasswordPolicy(config);
@@ -49,13 +43,14 @@ export function assertValidConfig(projectId: string, config: ProjectConfig, isPr
   if (config.auth.customClaims !== undefined) assertValidClaimsTemplate(config.auth.customClaims);
   assertValidEmailServer(config.emails.server);
   for (const [id, domain] of Object.entries(config.domains.trustedDomains)) {
-    if (!isObject(domain)) fail(`domains.trustedDomains.${id} must be an object.`);
+    if (!isJsonObject(domain)) rejectConfig(`domains.trustedDomains.${id} must be an object.`);
     assertValidDomain(domain.baseUrl);
     if (typeof domain.handlerPath !== 'string' || !domain.handlerPath.startsWith('/'))
-      fail(`The handler path of ${domain.baseUrl} must start with "/".`);
+      rejectConfig(`The handler path of ${domain.baseUrl} must start with "/".`);
   }
   const theme = config.emails.selectedThemeId;
-  if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme)) fail(`Email theme ${theme} does not exist.`);
+  if (!Object.hasOwn(builtInThemes, theme) && !Object.hasOwn(config.emails.themes, theme))
+    rejectConfig(`Email theme ${theme} does not exist.`);
   assertValidEmailContent(config.emails);
   parseCatalogue(config.payments);
   if (isProductionMode) assertProductionReady(projectId, config);
@@ -67,11 +62,11 @@ function assertShape(defaults: JsonObject, rendered: JsonObject, prefix: string)
     const path = `${prefix}${key}`;
     const value = rendered[key];
     const allowed = choices[path];
-    if (allowed && !allowed.includes(value as string)) fail(`${path} must be one of ${allowed.join(', ')}.`);
-    if (typeof fallback === 'boolean' && typeof value !== 'boolean') fail(`${path} must be true or false.`);
-    if (typeof fallback === 'string' && typeof value !== 'string') fail(`${path} must be a string.`);
-    if (isObject(fallback)) {
-      if (!isObject(value)) fail(`${path} must be an object.`);
+    if (allowed && !allowed.includes(value as string)) rejectConfig(`${path} must be one of ${allowed.join(', ')}.`);
+    if (typeof fallback === 'boolean' && typeof value !== 'boolean') rejectConfig(`${path} must be true or false.`);
+    if (typeof fallback === 'string' && typeof value !== 'string') rejectConfig(`${path} must be a string.`);
+    if (isJsonObject(fallback)) {
+      if (!isJsonObject(value)) rejectConfig(`${path} must be an object.`);
       if (!records.has(path)) assertShape(fallback, value as JsonObject, `${path}.`);
     }
   }
@@ -82,12 +77,12 @@ const providerTexts = ['type', 'clientId', 'clientSecret', 'facebookConfigId', '
 
 function assertValidProvider(id: string, provider: unknown): void {
   const path = `auth.oauth.providers.${id}`;
-  if (!isObject(provider)) fail(`${path} must be an object.`);
+  if (!isJsonObject(provider)) rejectConfig(`${path} must be an object.`);
   for (const flag of providerFlags) {
-    if (provider[flag] !== undefined && typeof provider[flag] !== 'boolean') fail(`${path}.${flag} must be true or false.`);
+    if (provider[flag] !== undefined && typeof provider[flag] !== 'boolean') rejectConfig(`${path}.${flag} must be true or false.`);
   }
   for (const text of providerTexts) {
-    if (provider[text] !== undefined && typeof provider[text] !== 'string') fail(`${path}.${text} must be a string.`);
+    if (provider[text] !== undefined && typeof provider[text] !== 'string') rejectConfig(`${path}.${text} must be a string.`);
   }
   // Gatehouse's own: a project's own OpenID provider (OIDC_PROVIDER_CONFIG_INVALID when it cannot be used).
   if (isOidcProviderConfig(provider)) {
@@ -95,11 +90,11 @@ function assertValidProvider(id: string, provider: unknown): void {
     return;
   }
   const type = (provider.type as string | undefined) ?? id;
-  if (!isProviderType(type)) fail(`OAuth provider ${id} has an unknown type "${type}".`);
+  if (!isProviderType(type)) rejectConfig(`OAuth provider ${id} has an unknown type "${type}".`);
   // Own keys: `isShared: false`, or no `isShared` and a client id (how sign-in reads it).
   if (!usesSharedKeys(provider)) {
-    if (!provider.clientId) fail('Client ID is missing');
-    if (!provider.clientSecret) fail('Client secret is missing');
+    if (!provider.clientId) rejectConfig('Client ID is missing');
+    if (!provider.clientSecret) rejectConfig('Client secret is missing');
   }
 }
 
@@ -116,14 +111,15 @@ function assertValidEmailContent(emails: ProjectConfig['emails']): void {
   ] as const) {
     for (const [id, entry] of Object.entries(entries)) {
       const path = `emails.${kind}.${id}`;
-      if (!isObject(entry)) fail(`${path} must be an object.`);
-      for (const field of ['displayName', 'tsxSource']) if (typeof entry[field] !== 'string') fail(`${path}.${field} must be a string.`);
+      if (!isJsonObject(entry)) rejectConfig(`${path} must be an object.`);
+      for (const field of ['displayName', 'tsxSource'])
+        if (typeof entry[field] !== 'string') rejectConfig(`${path}.${field} must be a string.`);
       if (kind !== 'templates' || entry.themeId === undefined || entry.themeId === false) continue;
       const themeId = entry.themeId;
-      if (typeof themeId !== 'string') fail(`${path}.themeId must be a theme id or false.`);
+      if (typeof themeId !== 'string') rejectConfig(`${path}.themeId must be a theme id or false.`);
       const known = (id: string) => id.toLowerCase() === themeId.toLowerCase();
       if (!Object.keys(builtInThemes).some(known) && !Object.keys(themes).some(known))
-        fail(`Email template ${id} uses theme ${themeId}, which does not exist.`);
+        rejectConfig(`Email template ${id} uses theme ${themeId}, which does not exist.`);
     }
   }
 }
@@ -132,14 +128,14 @@ const filled = (value: unknown): boolean => typeof value === 'string' && value.l
 
 function assertValidEmailServer(server: ProjectConfig['emails']['server']): void {
   if (server.isShared !== false) return;
-  if (!filled(server.host)) fail('Email host is missing');
+  if (!filled(server.host)) rejectConfig('Email host is missing');
   if (server.port === undefined || !Number.isInteger(server.port) || server.port < 0 || server.port > 65535)
-    fail('Email port must be a number between 0 and 65535');
-  if (!filled(server.username)) fail('Email username is missing');
-  if (!filled(server.password)) fail('Email password is missing');
-  if (!filled(server.senderName)) fail('Email sender name is missing');
-  if (!filled(server.senderEmail)) fail('Email sender email is missing');
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string)) fail('Email sender email is not a valid email');
+    rejectConfig('Email port must be a number between 0 and 65535');
+  if (!filled(server.username)) rejectConfig('Email username is missing');
+  if (!filled(server.password)) rejectConfig('Email password is missing');
+  if (!filled(server.senderName)) rejectConfig('Email sender name is missing');
+  if (!filled(server.senderEmail)) rejectConfig('Email sender email is missing');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(server.senderEmail as string)) rejectConfig('Email sender email is not a valid email');
 }
 
 /**
@@ -150,15 +146,16 @@ export function assertValidDomain(domain: unknown): void {
   const text = typeof domain === 'string' ? domain : String(domain);
   const match = typeof domain === 'string' ? /^(https?):\/\/([^/:?#]+)(:[^/?#]*)?(\/[^?#]*)?$/i.exec(domain) : null;
   const host = match?.[2];
-  if (!match || !host) fail(`Invalid domain "${text}": it must be an http or https URL.`);
-  if (text.length > 300) fail(`Invalid domain "${text}": it may be at most 300 characters long.`);
+  if (!match || !host) rejectConfig(`Invalid domain "${text}": it must be an http or https URL.`);
+  if (text.length > 300) rejectConfig(`Invalid domain "${text}": it may be at most 300 characters long.`);
   if (host.startsWith('.') || host.endsWith('.') || host.includes('..')) {
-    fail(`Invalid domain "${text}": the host may not start or end with a dot or contain two dots in a row.`);
+    rejectConfig(`Invalid domain "${text}": the host may not start or end with a dot or contain two dots in a row.`);
   }
   const [, , , port = '', path = ''] = match;
-  if (port.includes('*') || path.includes('*')) fail(`Invalid domain "${text}": wildcards are allowed only in the host.`);
-  if (port !== '' && !/^:\d{1,5}$/.test(port)) fail(`Invalid domain "${text}": the port must be a number.`);
-  if (!/^[a-z0-9*.-]+$/i.test(host)) fail(`Invalid domain "${text}": the host may hold only letters, digits, hyphens, dots and wildcards.`);
+  if (port.includes('*') || path.includes('*')) rejectConfig(`Invalid domain "${text}": wildcards are allowed only in the host.`);
+  if (port !== '' && !/^:\d{1,5}$/.test(port)) rejectConfig(`Invalid domain "${text}": the port must be a number.`);
+  if (!/^[a-z0-9*.-]+$/i.test(host))
+    rejectConfig(`Invalid domain "${text}": the host may hold only letters, digits, hyphens, dots and wildcards.`);
 }
 
 /** A config override must be a JSON object, with no key that reaches an object's prototype. */
@@ -167,22 +164,22 @@ export function parseOverride(text: string, field = 'config_override_string'): R
   try {
     parsed = JSON.parse(text);
   } catch {
-    return fail(`${field} is not valid JSON.`);
+    return rejectConfig(`${field} is not valid JSON.`);
   }
-  if (!isObject(parsed)) return fail(`${field} must be a JSON object.`);
+  if (!isJsonObject(parsed)) return rejectConfig(`${field} must be a JSON object.`);
   // The string holds JSON the body's own checks never saw: 10 000 levels overflowed the stack (a 500).
   const unsafe = findUnsafeInput(parsed);
-  if (unsafe) fail(`${field}${unsafe.instancePath} ${unsafe.message}.`);
+  if (unsafe) rejectConfig(`${field}${unsafe.instancePath} ${unsafe.message}.`);
   assertSafeKeys(parsed, field);
   return parsed;
 }
 
 function assertSafeKeys(value: unknown, field: string): void {
   if (Array.isArray(value)) for (const item of value) assertSafeKeys(item, field);
-  if (!isObject(value)) return;
+  if (!isJsonObject(value)) return;
   for (const [key, nested] of Object.entries(value)) {
     const unsafe = key.split('.').find((segment) => unsafeKeySegments.has(segment));
-    if (unsafe !== undefined) fail(`${field} may not use the key "${unsafe}".`);
+    if (unsafe !== undefined) rejectConfig(`${field} may not use the key "${unsafe}".`);
     assertSafeKeys(nested, field);
   }
 }

@@ -4,7 +4,8 @@
  * `user`, `team` (the selected team, or null) and `permissions` (the user's project permission ids). Checked whole at
  * save time; evaluated at each token issue, where an expression that fails leaves its claim out.
  */
-import { Environment, ParseError } from '@marcbachmann/cel-js';
+import { Environment } from '@marcbachmann/cel-js';
+import { checkFailure, parseFailure, type SourcePosition } from '../../../lib/cel-diagnostics.ts';
 import { TtlCache } from '../../../lib/ttl-cache.ts';
 
 /** Largest template (its JSON, UTF-8 bytes) and largest set of claims one evaluation may add. */
@@ -36,7 +37,7 @@ export type ClaimsContext = {
   permissions: string[];
 };
 
-export type TemplatePosition = { offset: number; line: number; column: number };
+export type TemplatePosition = SourcePosition;
 
 /** Why a template cannot be saved: which claim (null: the template as a whole), what, and where in its expression. */
 export class ClaimsTemplateError extends Error {
@@ -64,12 +65,6 @@ export type CompiledTemplate = {
   reads: { team: boolean; permissions: boolean };
 };
 
-function positionOf(source: string, offset: number): TemplatePosition {
-  const before = source.slice(0, Math.max(0, Math.min(offset, source.length)));
-  const lines = before.split('\n');
-  return { offset: before.length, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
-}
-
 function variablesRead(node: unknown, found: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const child of node) variablesRead(child, found);
   else if (node && typeof node === 'object') {
@@ -87,15 +82,13 @@ function compileExpression(name: string, source: unknown): { program: Program; v
   try {
     program = environment.parse(source);
   } catch (error) {
-    const range = (error as ParseError).range as { start?: number } | undefined;
-    const summary = error instanceof ParseError ? ((error as ParseError & { summary?: string }).summary ?? 'Syntax error') : String(error);
-    throw new ClaimsTemplateError(summary.split('\n')[0] ?? 'Syntax error', name, positionOf(source, range?.start ?? 0));
+    const { summary, position } = parseFailure(source, error);
+    throw new ClaimsTemplateError(summary.split('\n')[0] ?? 'Syntax error', name, position);
   }
   const check = program.check();
   if (!check.valid) {
-    const error = check.error as (Error & { range?: { start?: number }; summary?: string }) | undefined;
-    const message = error?.summary ?? error?.message.split('\n')[0] ?? 'The expression does not type-check.';
-    throw new ClaimsTemplateError(message, name, positionOf(source, error?.range?.start ?? 0));
+    const { message, position } = checkFailure(source, check.error, 'The expression does not type-check.');
+    throw new ClaimsTemplateError(message, name, position);
   }
   return { program, variables: variablesRead(program.ast, new Set()) };
 }

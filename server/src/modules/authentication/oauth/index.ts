@@ -47,3 +47,4 @@ export { isProviderType } from './provider-table.ts';
 export { providerTypeOf, usesSharedKeys } from './resolve-provider.ts';
 export { assertOidcProvidersReachable, isOidcProviderConfig, oidcProviderSettings } from './oidc-provider-config.ts';
 export type { OAuthFlowService } from './oauth-flow.service.ts';
+export { errorRedirect, trustedRedirectUri } from './flow-redirects.ts';

@@ -5,9 +5,7 @@ import {
   InvalidProjectForAccessTokenError,
   InvalidPublishableClientKeyError,
   InvalidScopeError,
-  KnownError,
   OauthFlowTargetDeletedError,
-  OauthProviderAccessDeniedError,
   OauthExtraScopeNotAvailableWithSharedOauthKeysError,
   OauthProviderNotFoundOrNotEnabledError,
   OuterOauthTimeoutError,
@@ -23,6 +21,7 @@ import type { AccessTokenService } from '../access-tokens/index.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
+import { errorRedirect, trustedRedirectUri } from './flow-redirects.ts';
 import type { SignInService, SignInTokens } from '../sign-in/index.ts';
 import type { UserService } from '../../identity/users/index.ts';
 import type { BotChallengeFields, BotChallengeService } from '../bot-challenges/index.ts';
@@ -112,11 +111,7 @@ export class OAuthFlowService {
     const enabled = request.type === 'link' ? config.allowSignIn || config.allowConnectedAccounts : config.allowSignIn;
     if (!enabled) throw new OauthProviderNotFoundOrNotEnabledError();
     const provider = resolveProvider(project, request.providerConfigId, this.settings, this.publicUrl);
-    const redirectUri = request.redirectUri.split('#')[0] as string;
-    assertTrustedUrl(project, redirectUri);
-    if (request.errorRedirectUrl) assertTrustedUrl(project, request.errorRedirectUrl);
-    // A path on the app's own callback origin, or an absolute URL on a trusted domain.
-    if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
+    const redirectUri = trustedRedirectUri(project, request);
     if (request.type === 'link' && !request.token)
       throw new PlainHttpError(400, 'type=link needs the access token of the user to link to (token).');
     if (request.providerScope && provider.isShared) throw new OauthExtraScopeNotAvailableWithSharedOauthKeysError();
@@ -243,9 +238,7 @@ export class OAuthFlowService {
     userId: string,
     request: { redirectUri: string; state: string; codeChallenge: string; afterCallbackRedirectUrl?: string },
   ): Promise<{ redirect_url: string }> {
-    const redirectUri = request.redirectUri.split('#')[0] as string;
-    assertTrustedUrl(project, redirectUri);
-    if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
+    const redirectUri = trustedRedirectUri(project, request);
     const redirectUrl = await this.issueAuthorizationCode(project, userId, {
       redirectUri,
       state: request.state,
@@ -301,21 +294,4 @@ export class OAuthFlowService {
     const tokens = await this.signIn.signInWithMfaCheck(project, user, { ip });
     return { ...tokens, isNewUser: row.is_new_user, afterCallbackRedirectUrl: row.after_callback_redirect_url };
   }
-}
-
-/** A catalogued failure sent to the flow's (still trusted) error redirect URL, as query parameters. */
-function errorRedirect(project: Project, flow: OuterFlow, error: unknown): string | undefined {
-  if (!flow.errorRedirectUrl || !(error instanceof KnownError)) return undefined;
-  try {
-    assertTrustedUrl(project, flow.errorRedirectUrl);
-  } catch {
-    return undefined;
-  }
-  const url = new URL(flow.errorRedirectUrl);
-  url.searchParams.set('error', error instanceof OauthProviderAccessDeniedError ? 'access_denied' : 'server_error');
-  url.searchParams.set('error_description', error.message);
-  url.searchParams.set('errorCode', error.code);
-  url.searchParams.set('message', error.message);
-  url.searchParams.set('details', JSON.stringify(error.details ?? {}));
-  return url.toString();
 }

@@ -1,6 +1,7 @@
 import { SchemaError } from '@gatehouse/protocol/errors';
 import type { FastifyReply } from 'fastify';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import { redirect, stringsOf } from '../../../routing/redirect-replies.ts';
 import type { AppleNativeSignInService } from './apple-native.service.ts';
 import type { ConnectedAccountService } from './connected-account.service.ts';
 import type { OAuthFlowService } from './oauth-flow.service.ts';
@@ -13,15 +14,6 @@ import { innerCookiePrefix, outerFlowLifetimeMillis } from './oauth-flow.service
 const callbackCookiePath = '/api/v1/auth/oauth/callback';
 /** The characters of a cookie name (RFC 6265 token). */
 const cookieNameToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/** The string parameters of a query or form (providers add their own; unknown ones are ignored). */
-const stringsOf = (values: unknown): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries((values ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
-
-const redirect = (reply: FastifyReply, status: number, location: string) =>
-  reply.status(status).header('location', location).type('text/plain; charset=utf-8').send(`Redirecting to ${location}`);
 
 export function oauthHandlers(services: {
   oauthFlows: OAuthFlowService;

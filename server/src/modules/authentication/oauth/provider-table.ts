@@ -1,22 +1,9 @@
-import type { components } from '@gatehouse/protocol/api-types';
+import { type OAuthProviderType, oauthProviderTypes } from '@gatehouse/protocol/oauth-providers';
 import type { OAuthProviderConfig } from '../../../tenancy/project-config.ts';
 
-export type ProviderType = components['schemas']['OAuthProviderType'];
+export type ProviderType = OAuthProviderType;
 
-export const providerTypes: readonly ProviderType[] = [
-  'google',
-  'github',
-  'microsoft',
-  'spotify',
-  'facebook',
-  'discord',
-  'gitlab',
-  'bitbucket',
-  'linkedin',
-  'apple',
-  'x',
-  'twitch',
-];
+export const providerTypes: readonly ProviderType[] = oauthProviderTypes;
 
 /** The providers the operator may offer shared (development) keys for. */
 export const sharedKeyProviderTypes: readonly ProviderType[] = ['google', 'github', 'microsoft', 'spotify'];

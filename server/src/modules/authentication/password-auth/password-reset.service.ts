@@ -1,5 +1,6 @@
 import { PasswordAuthenticationNotEnabledError } from '@gatehouse/protocol/errors';
 import type { EmailService } from '../../messaging/email/index.ts';
+import { AfterAnswerWork } from '../../../lib/after-answer-work.ts';
 import { hashPassword } from '../../../lib/passwords/password-hasher.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
@@ -19,7 +20,9 @@ export class PasswordResetService {
   ) {}
 
   /** Reset emails started and not yet sent (see `sendCode`). */
-  private readonly pending = new Set<Promise<void>>();
+  private readonly emails = new AfterAnswerWork((error) =>
+    console.error('password reset email failed', error instanceof Error ? error.message : error),
+  );
 
   /**
    * Says nothing about whether the email exists, not even by its timing: it answers first and works
@@ -30,20 +33,15 @@ export class PasswordResetService {
   async sendCode(project: Project, email: string, callbackUrl: string): Promise<void> {
     assertPasswordSignIn(project);
     assertTrustedUrl(project, callbackUrl);
-    const work: Promise<void> = this.sendCodeIfKnown(project, email, callbackUrl)
-      .catch((error: unknown) => console.error('password reset email failed', error instanceof Error ? error.message : error))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
+    this.emails.start(() => this.sendCodeIfKnown(project, email, callbackUrl));
   }
 
   /** Resolves once every reset email started so far is sent (tests read the email; shutdown waits for it). */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.emails.settled();
   }
 
   private async sendCodeIfKnown(project: Project, email: string, callbackUrl: string): Promise<void> {
-    // Let the answer leave first.
-    await new Promise((resolve) => setImmediate(resolve));
     const user = await this.users.findByAuthEmail(project.id, email);
     if (!user) return;
     const { code } = await this.codes.issue(project.id, 'password_reset', { user_id: user.id }, resetCodeLifetimeMillis);

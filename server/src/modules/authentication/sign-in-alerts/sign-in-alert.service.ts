@@ -1,4 +1,5 @@
 import { type DbHandle, inTransaction } from '../../../db/handle.ts';
+import { AfterAnswerWork } from '../../../lib/after-answer-work.ts';
 import { deviceFingerprint, deviceOfUserAgent } from '../../../lib/place/device.ts';
 import { placeOfIp } from '../../../lib/place/ip-place.ts';
 import type { Project } from '../../../tenancy/project.ts';
@@ -31,9 +32,6 @@ export type DeviceSighting = 'first' | 'known' | 'new';
  * is never announced. The work runs after the sign-in's answer, so a slow mail server never delays it.
  */
 export class SignInAlertService {
-  /** Sign-ins being looked at (see `settled`). */
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
     private readonly db: DbHandle,
     private readonly email: EmailService,
@@ -42,19 +40,18 @@ export class SignInAlertService {
       console.error(message, error instanceof Error ? error.message : error),
   ) {}
 
+  /** Sign-ins being looked at (see `settled`). */
+  private readonly sightings = new AfterAnswerWork((error) => this.logError('sign-in alert failed', error));
+
   /** Looks at a person's sign-in once the answer is on its way; a failure is logged, never the sign-in's. */
   noteSignIn(project: Project, user: UserRecord, sighting: SignInSighting): void {
     if (user.is_anonymous) return;
-    const work: Promise<void> = new Promise((resolve) => setImmediate(resolve))
-      .then(() => this.alertIfNewDevice(project, user, sighting))
-      .catch((error: unknown) => this.logError('sign-in alert failed', error))
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
+    this.sightings.start(() => this.alertIfNewDevice(project, user, sighting));
   }
 
   /** Resolves once every sign-in noted so far has been looked at (tests; shutdown). */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.sightings.settled();
   }
 
   private async alertIfNewDevice(project: Project, user: UserRecord, sighting: SignInSighting): Promise<void> {

@@ -4,7 +4,8 @@
  * bounded (length and AST limits) and `matches` runs on RE2 (re2js, linear time) instead of
  * JavaScript's backtracking RegExp, so no condition can stall the event loop.
  */
-import { type ASTNode, Environment, ParseError } from '@marcbachmann/cel-js';
+import { type ASTNode, Environment } from '@marcbachmann/cel-js';
+import { checkFailure, parseFailure, positionOf } from '../../../lib/cel-diagnostics.ts';
 import { RE2JS } from 're2js';
 import { TtlCache } from '../../../lib/ttl-cache.ts';
 
@@ -69,12 +70,6 @@ function useRe2ForMatches(node: unknown): void {
   useRe2ForMatches(ast.args);
 }
 
-function positionOf(source: string, offset: number): { offset: number; line: number; column: number } {
-  const before = source.slice(0, Math.max(0, Math.min(offset, source.length)));
-  const lines = before.split('\n');
-  return { offset: before.length, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
-}
-
 /** Literal regular expressions are compiled now, so a bad one is refused at save time rather than skipped at sign-up. */
 function assertLiteralPatterns(source: string, node: unknown): void {
   if (Array.isArray(node)) {
@@ -110,16 +105,14 @@ export function compileCondition(source: string): CompiledCondition {
   try {
     program = environment.parse(source);
   } catch (error) {
-    const range = (error as ParseError).range as { start?: number } | undefined;
-    const summary = error instanceof ParseError ? ((error as ParseError & { summary?: string }).summary ?? 'Syntax error') : String(error);
-    throw new CelConditionError(summary, positionOf(source, range?.start ?? 0));
+    const { summary, position } = parseFailure(source, error);
+    throw new CelConditionError(summary, position);
   }
   useRe2ForMatches(program.ast);
   const check = program.check();
   if (!check.valid) {
-    const error = check.error as (Error & { range?: { start?: number }; summary?: string }) | undefined;
-    const message = error?.summary ?? error?.message.split('\n')[0] ?? 'The condition does not type-check.';
-    throw new CelConditionError(message, positionOf(source, error?.range?.start ?? 0));
+    const { message, position } = checkFailure(source, check.error, 'The condition does not type-check.');
+    throw new CelConditionError(message, position);
   }
   if (check.type !== 'bool' && check.type !== 'dyn') {
     throw new CelConditionError(`The condition must be a boolean, not ${check.type}.`, positionOf(source, 0));

@@ -1,11 +1,11 @@
-import { KnownError, SsoConnectionNotFoundError, SsoResponseInvalidError } from '@gatehouse/protocol/errors';
+import { SsoConnectionNotFoundError, SsoResponseInvalidError } from '@gatehouse/protocol/errors';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import * as client from 'openid-client';
 import type { DbHandle } from '../../../db/handle.ts';
 import type { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
 import type { Project } from '../../../tenancy/project.ts';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
-import type { OAuthFlowService } from '../oauth/index.ts';
+import { type OAuthFlowService, errorRedirect, trustedRedirectUri } from '../oauth/index.ts';
 import type { AuditLog } from '../../administration/audit-log/index.ts';
 import type { ProjectService } from '../../platform/projects/index.ts';
 import { assertTrustedUrl } from '../../platform/projects/index.ts';
@@ -64,10 +64,7 @@ export class SsoSignInService {
     const connection = await findConnectionInAnyProject(this.db, connectionId);
     if (!connection || connection.project_id !== project.id || !connection.enabled)
       throw new SsoConnectionNotFoundError({ connection_id: connectionId });
-    const redirectUri = request.redirectUri.split('#')[0] as string;
-    assertTrustedUrl(project, redirectUri);
-    if (request.errorRedirectUrl) assertTrustedUrl(project, request.errorRedirectUrl);
-    if (request.afterCallbackRedirectUrl) assertTrustedUrl(project, new URL(request.afterCallbackRedirectUrl, redirectUri).href);
+    const redirectUri = trustedRedirectUri(project, request);
     const data: SsoFlowData = {
       redirectUri,
       state: request.state,
@@ -296,21 +293,4 @@ function notOnOrAfter(parsed: unknown): Date | null {
   const value = conditions?.[0]?.$?.NotOnOrAfter;
   const date = value ? new Date(value) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
-}
-
-/** A catalogued failure sent to the flow's (still trusted) error redirect URL, as the OAuth callback does. */
-function errorRedirect(project: Project, flow: SsoFlowData, error: unknown): string | undefined {
-  if (!flow.errorRedirectUrl || !(error instanceof KnownError)) return undefined;
-  try {
-    assertTrustedUrl(project, flow.errorRedirectUrl);
-  } catch {
-    return undefined;
-  }
-  const url = new URL(flow.errorRedirectUrl);
-  url.searchParams.set('error', 'server_error');
-  url.searchParams.set('error_description', error.message);
-  url.searchParams.set('errorCode', error.code);
-  url.searchParams.set('message', error.message);
-  url.searchParams.set('details', JSON.stringify(error.details ?? {}));
-  return url.toString();
 }

@@ -1,17 +1,9 @@
-import type { FastifyReply } from 'fastify';
 import { authOf } from '../../../request-context/auth-of.ts';
 import type { OperationHandlers } from '../../../routing/operation-handlers.ts';
+import { redirect, stringsOf } from '../../../routing/redirect-replies.ts';
 import type { SsoConnectionService } from './sso-connection.service.ts';
 import type { SsoSignInService } from './sso-sign-in.service.ts';
 import { type TeamDomainService, toTeamDomainView } from './team-domain.service.ts';
-
-const redirect = (reply: FastifyReply, status: number, location: string) =>
-  reply.status(status).header('location', location).type('text/plain; charset=utf-8').send(`Redirecting to ${location}`);
-
-const stringsOf = (values: unknown): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries((values ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
 
 export function ssoHandlers(services: {
   ssoConnections: SsoConnectionService;

@@ -1,4 +1,5 @@
 import { PlainHttpError } from '../../../lib/plain-http-error.ts';
+import { type JsonObject, isJsonObject } from '../../../tenancy/config-input.ts';
 
 /**
  * The payments catalogue of a project's config (docs/protocol/entities.md "Payments", config `payments`): items,
@@ -53,9 +54,6 @@ export type Catalogue = {
   products: Map<string, Product>;
 };
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function fail(path: string, message: string): never {
   throw new PlainHttpError(400, `${path}: ${message}`);
 }
@@ -69,7 +67,7 @@ function assertIdentifier(path: string, id: string): void {
 
 function entriesOf(path: string, value: unknown): [string, unknown][] {
   if (value === undefined) return [];
-  if (!isObject(value)) fail(path, 'must be an object.');
+  if (!isJsonObject(value)) fail(path, 'must be an object.');
   return Object.entries(value).map(([id, entry]) => {
     assertIdentifier(path, id);
     return [id, entry];
@@ -116,7 +114,7 @@ export function moneyProblem(currency: Currency, amount: unknown): string | unde
 const priceSettings = new Set(['interval', 'freeTrial', 'serverOnly']);
 
 function parsePrice(path: string, value: unknown): Price {
-  if (!isObject(value)) fail(path, 'must be an object.');
+  if (!isJsonObject(value)) fail(path, 'must be an object.');
   const amounts: Partial<Record<Currency, string>> = {};
   for (const [key, amount] of Object.entries(value)) {
     if (priceSettings.has(key)) continue;
@@ -137,7 +135,7 @@ function parsePrice(path: string, value: unknown): Price {
 const expiries = ['never', 'when-purchase-expires', 'when-repeated'] as const;
 
 function parseIncludedItem(path: string, value: unknown): IncludedItem {
-  if (!isObject(value)) fail(path, 'must be an object.');
+  if (!isJsonObject(value)) fail(path, 'must be an object.');
   const quantity = value.quantity ?? 0;
   if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0)
     fail(`${path}.quantity`, 'must be a whole number of at least 0.');
@@ -155,7 +153,7 @@ function parseProduct(
   lines: Map<string, ProductLine>,
   path = `payments.products.${id}`,
 ): Product {
-  if (!isObject(value)) fail(path, 'must be an object.');
+  if (!isJsonObject(value)) fail(path, 'must be an object.');
   const customerType = customerTypeOf(path, value.customerType);
   const productLineId = optionalString(`${path}.productLineId`, value.productLineId);
   if (productLineId !== undefined) {
@@ -205,11 +203,11 @@ function parseProduct(
 
 /** The checked catalogue of `config.payments`; throws a plain 400 naming the first broken rule. */
 export function parseCatalogue(payments: unknown): Catalogue {
-  const config = isObject(payments) ? payments : {};
+  const config = isJsonObject(payments) ? payments : {};
   const items = new Map<string, Item>();
   for (const [id, value] of entriesOf('payments.items', config.items)) {
     const path = `payments.items.${id}`;
-    if (!isObject(value)) fail(path, 'must be an object.');
+    if (!isJsonObject(value)) fail(path, 'must be an object.');
     items.set(id, {
       id,
       displayName: optionalString(`${path}.displayName`, value.displayName) ?? id,
@@ -219,7 +217,7 @@ export function parseCatalogue(payments: unknown): Catalogue {
   const productLines = new Map<string, ProductLine>();
   for (const [id, value] of entriesOf('payments.productLines', config.productLines)) {
     const path = `payments.productLines.${id}`;
-    if (!isObject(value)) fail(path, 'must be an object.');
+    if (!isJsonObject(value)) fail(path, 'must be an object.');
     productLines.set(id, {
       id,
       displayName: optionalString(`${path}.displayName`, value.displayName) ?? id,
@@ -264,10 +262,10 @@ export function parseInlineProduct(value: JsonObject, catalogue: Catalogue): Pro
     freeTrial: value.free_trial,
     serverOnly: value.server_only ?? true,
     stackable: value.stackable ?? false,
-    prices: isObject(prices)
+    prices: isJsonObject(prices)
       ? Object.fromEntries(
           Object.entries(prices).map(([id, price]) => {
-            if (!isObject(price)) return [id, price];
+            if (!isJsonObject(price)) return [id, price];
             const { free_trial, server_only, ...rest } = price;
             return [id, { ...rest, freeTrial: free_trial, serverOnly: server_only }];
           }),
