@@ -152,7 +152,7 @@ describe('the dashboard in Chromium: a customer’s checkout link and product sw
     const [subscription] = standIn.objectsOf('subscription');
     expect(subscription).toMatchObject({ status: 'active', default_payment_method: paymentMethodId });
     const invoices = page.getByRole('table', { name: 'Invoices' });
-    await expect.poll(() => invoices.getByRole('row').nth(1).textContent()).toMatch(/paid29000—$/);
+    await expect.poll(() => invoices.getByRole('row').nth(1).textContent()).toMatch(/paid29,000—$/);
     await shot(page, 'switched-dark');
     await expectAccessible(page, 'the payments page after a switch, dark');
   });

@@ -91,7 +91,7 @@ describe('the dashboard in Chromium: payment transactions and Stripe', () => {
     await page.getByLabel('Customer id', { exact: true }).fill(buyer.id);
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('customer_id')).toBe(buyer.id);
-    await expect.poll(() => table.getByRole('row').nth(1).textContent()).toMatch(/5 USD.*active.*test mode/);
+    await expect.poll(() => table.getByRole('row').nth(1).textContent()).toMatch(/\$5\.00.*active.*test mode/);
     await shot(page, 'purchases');
 
     // Refund it: an amount is refused (test mode took no money), then 0 refunds it and its credits stop counting.
@@ -112,7 +112,7 @@ describe('the dashboard in Chromium: payment transactions and Stripe', () => {
     expect(await table.getByRole('button', { name: /^Refund / }).count()).toBe(0);
     expect(await credits()).toBe(10);
     await page.getByLabel('Type', { exact: true }).selectOption('refund');
-    await expect.poll(() => table.getByRole('row').nth(1).textContent()).toMatch(/Refund of Credit pack.*0 USD/);
+    await expect.poll(() => table.getByRole('row').nth(1).textContent()).toMatch(/Refund of Credit pack.*\$0\.00/);
     await page.getByLabel('Type', { exact: true }).selectOption('purchase');
 
     // A second purchase, refunded by the backend while the owner confirms: the lost race is shown.

@@ -43,6 +43,8 @@ export type DashboardTranslation = {
   /** A date and time in the active language (`—` for none). */
   formatDate: (millis: number | null | undefined) => string;
   formatNumber: (value: number) => string;
+  /** A money string (`"9.99"`) in its ISO currency, as the language writes money (`$9.99`, `9,99 $`); an unknown code as given. */
+  formatMoney: (amount: string, currency: string) => string;
 };
 
 /**
@@ -61,5 +63,12 @@ export function useDashboardTranslation(): DashboardTranslation {
         ? '—'
         : new Intl.DateTimeFormat(intlLocale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(millis)),
     formatNumber: (value) => new Intl.NumberFormat(intlLocale).format(value),
+    formatMoney: (amount, currency) => {
+      try {
+        return new Intl.NumberFormat(intlLocale, { style: 'currency', currency }).format(Number(amount));
+      } catch {
+        return `${amount} ${currency}`;
+      }
+    },
   };
 }

@@ -5,21 +5,17 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PagedTable, useUrlPaging } from '../pager.tsx';
 import { paths } from '../routes.ts';
+import { around } from '../i18n/around.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
-import { ConfirmDialog, ErrorMessage, formatDate, PageHeader, Section, TextField } from '../ui.tsx';
+import { ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { customerTypeText, describe, statusText, typeChoices, typeText } from './payment-transactions-words.ts';
 
 type Transaction = Schema<'Transaction'>;
 type RefundType = 'one-time-purchase' | 'subscription';
 type CatalogueProducts = Record<string, { prices?: Record<string, { interval?: unknown }> | string }>;
 
 export const TRANSACTIONS_PAGE_SIZE = 10;
-const types: Array<[Transaction['type'], string]> = [
-  ['purchase', 'Purchases'],
-  ['product-grant', 'Grants'],
-  ['manual-item-quantity-change', 'Item changes'],
-  ['refund', 'Refunds'],
-];
-
 /**
  * The project's payment transactions (purchases, grants, item changes, refunds), newest first in
  * keyset pages, filtered by type and customer (filters and cursor in the URL); a purchase is refunded
@@ -48,34 +44,33 @@ export function PaymentTransactionsPage() {
   const [customerId, setCustomerId] = useState(filters.customer_id);
   const [refunding, setRefunding] = useState<Transaction | null>(null);
   const [refunded, setRefunded] = useState<string | null>(null);
+  const translation = useDashboardTranslation();
+  const { t, formatDate, formatMoney } = translation;
 
   return (
     <>
-      <PageHeader title="Transactions">
-        <Link href={paths.project(projectId, 'payments')}>Payments</Link>
+      <PageHeader title={t('payments.transactions')}>
+        <Link href={paths.project(projectId, 'payments')}>{t('nav.payments')}</Link>
       </PageHeader>
-      <Section
-        title="All transactions"
-        description="Purchases (test mode and Stripe), products granted by your server, item quantity changes and refunds, newest first."
-      >
+      <Section title={t('transactions.all')} description={t('transactions.description')}>
         <PagedTable
-          label="Transactions"
-          pagerLabel="Pages of transactions"
+          label={t('payments.transactions')}
+          pagerLabel={t('transactions.pages')}
           paging={paging}
           rows={list.data?.transactions}
           nextCursor={list.data?.next_cursor}
           fetching={list.isFetching}
           placeholder={list.isPlaceholderData}
           error={list.error}
-          emptyText="No transactions."
+          emptyText={t('transactions.none')}
           rowKey={(transaction) => `${transaction.type}-${transaction.id}`}
           filters={
             <>
               <div className="dash-field">
-                <label htmlFor="transactions-type">Type</label>
+                <label htmlFor="transactions-type">{t('transactions.type')}</label>
                 <select id="transactions-type" value={filters.type} onChange={(event) => paging.setFilter('type', event.target.value)}>
-                  <option value="">Any type</option>
-                  {types.map(([value, label]) => (
+                  <option value="">{t('transactions.anyType')}</option>
+                  {typeChoices(t).map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
                     </option>
@@ -83,20 +78,20 @@ export function PaymentTransactionsPage() {
                 </select>
               </div>
               <div className="dash-field">
-                <label htmlFor="transactions-customer-type">Customer type</label>
+                <label htmlFor="transactions-customer-type">{t('payments.customerType')}</label>
                 <select
                   id="transactions-customer-type"
                   value={filters.customer_type}
                   onChange={(event) => paging.setFilter('customer_type', event.target.value)}
                 >
-                  <option value="">Any customer</option>
-                  <option value="user">user</option>
-                  <option value="team">team</option>
-                  <option value="custom">custom</option>
+                  <option value="">{t('transactions.anyCustomer')}</option>
+                  <option value="user">{t('payments.customerTypeUser')}</option>
+                  <option value="team">{t('payments.customerTypeTeam')}</option>
+                  <option value="custom">{t('payments.customerTypeCustom')}</option>
                 </select>
               </div>
               <form
-                aria-label="Filter by customer"
+                aria-label={t('transactions.filterByCustomer')}
                 className="dash-row"
                 onSubmit={(event) => {
                   event.preventDefault();
@@ -104,12 +99,12 @@ export function PaymentTransactionsPage() {
                 }}
               >
                 <TextField
-                  label="Customer id"
+                  label={t('payments.customerId')}
                   name="customer_id"
                   value={customerId}
                   onChange={(event) => setCustomerId(event.target.value)}
                 />
-                <button type="submit">Filter</button>
+                <button type="submit">{t('transactions.filter')}</button>
               </form>
             </>
           }
@@ -121,36 +116,40 @@ export function PaymentTransactionsPage() {
             ) : null
           }
           columns={[
-            { header: 'When', cell: (transaction) => formatDate(transaction.created_at_millis) },
-            { header: 'Type', cell: (transaction) => transaction.type },
-            { header: 'Customer', cell: (transaction) => <CustomerCell transaction={transaction} /> },
-            { header: 'What', cell: describe },
+            { header: t('transactions.when'), cell: (transaction) => formatDate(transaction.created_at_millis) },
+            { header: t('transactions.type'), cell: (transaction) => typeText(transaction.type, t) },
+            { header: t('transactions.customer'), cell: (transaction) => <CustomerCell transaction={transaction} /> },
+            { header: t('transactions.what'), cell: (transaction) => describe(transaction, translation) },
             {
-              header: 'Amount',
-              cell: (transaction) => (transaction.amount === null ? '—' : `${transaction.amount} ${transaction.currency ?? ''}`),
+              header: t('payments.amount'),
+              cell: (transaction) => (transaction.amount === null ? '—' : formatMoney(transaction.amount, transaction.currency ?? 'USD')),
             },
             {
-              header: 'Status',
+              header: t('transactions.status'),
               cell: (transaction) => (
                 <>
-                  {transaction.status ? <span className="dash-badge">{transaction.status}</span> : null}
-                  {transaction.test_mode ? <span className="dash-badge">test mode</span> : null}
+                  {transaction.status ? <span className="dash-badge">{statusText(transaction.status, t)}</span> : null}
+                  {transaction.test_mode ? <span className="dash-badge">{t('transactions.testMode')}</span> : null}
                 </>
               ),
             },
             {
-              header: <span className="dash-visually-hidden">Actions</span>,
+              header: <span className="dash-visually-hidden">{t('transactions.actions')}</span>,
               cell: (transaction) =>
                 transaction.type === 'purchase' && transaction.status !== 'refunded' ? (
                   <button
                     type="button"
-                    aria-label={`Refund ${transaction.product_display_name ?? 'purchase'} of ${transaction.customer_id}`}
+                    aria-label={
+                      transaction.product_display_name
+                        ? t('transactions.refundOf', { product: transaction.product_display_name, customer: transaction.customer_id })
+                        : t('transactions.refundPurchaseOf', { customer: transaction.customer_id })
+                    }
                     onClick={() => {
                       setRefunded(null);
                       setRefunding(transaction);
                     }}
                   >
-                    Refund
+                    {t('transactions.refund')}
                   </button>
                 ) : null,
             },
@@ -163,7 +162,11 @@ export function PaymentTransactionsPage() {
           purchase={refunding}
           onClose={() => setRefunding(null)}
           onRefunded={async () => {
-            setRefunded(`Refunded ${refunding.product_display_name ?? 'the purchase'}.`);
+            setRefunded(
+              refunding.product_display_name
+                ? t('transactions.refunded', { product: refunding.product_display_name })
+                : t('transactions.refundedPurchase'),
+            );
             setRefunding(null);
             await queryClient.invalidateQueries({ queryKey: [api.getListPaymentTransactionsQueryKey()[0]] });
           }}
@@ -175,21 +178,26 @@ export function PaymentTransactionsPage() {
 
 function CustomerCell({ transaction }: { transaction: Transaction }) {
   const { projectId } = useProjectScope();
+  const { t } = useDashboardTranslation();
   const { customer_type: type, customer_id: id } = transaction;
-  if (type === 'user') return <Link href={paths.project(projectId, 'users', id)}>user {id}</Link>;
-  if (type === 'team') return <Link href={paths.project(projectId, 'teams', id)}>team {id}</Link>;
-  return <span>custom {id}</span>;
-}
-
-function describe(transaction: Transaction): string {
-  switch (transaction.type) {
-    case 'manual-item-quantity-change':
-      return `${(transaction.delta ?? 0) > 0 ? '+' : ''}${transaction.delta ?? 0} ${transaction.item_id ?? ''}${transaction.description ? ` (${transaction.description})` : ''}`;
-    case 'refund':
-      return `Refund of ${transaction.product_display_name ?? 'a purchase'}`;
-    default:
-      return `${transaction.product_display_name ?? transaction.product_id ?? 'A product'}${transaction.price_id ? `, ${transaction.price_id}` : ''} × ${transaction.quantity ?? 1}`;
-  }
+  // The id inside <code> (an id, not a word), the type's word around it in the language's order.
+  const [before, after] = around((mark) =>
+    type === 'user'
+      ? t('transactions.userCustomer', { id: mark })
+      : type === 'team'
+        ? t('transactions.teamCustomer', { id: mark })
+        : t('transactions.customCustomer', { id: mark }),
+  );
+  const label = (
+    <>
+      {before}
+      <code>{id}</code>
+      {after}
+    </>
+  );
+  if (type === 'user') return <Link href={paths.project(projectId, 'users', id)}>{label}</Link>;
+  if (type === 'team') return <Link href={paths.project(projectId, 'teams', id)}>{label}</Link>;
+  return <span>{label}</span>;
 }
 
 /** A purchase at a price with an interval is refunded as a subscription (from the catalogue as it is now; the owner can change it). */
@@ -220,27 +228,38 @@ function RefundDialog({ purchase, onClose, onRefunded }: { purchase: Transaction
     },
   });
   const chosenType = type ?? refundTypeOf(products, purchase);
+  const { t, formatDate, formatMoney } = useDashboardTranslation();
+  const [before, after] = around((mark) =>
+    t('transactions.refundExplained', {
+      product: purchase.product_display_name ?? t('transactions.aProduct'),
+      customerType: customerTypeText(purchase.customer_type, t),
+      customerId: mark,
+      date: formatDate(purchase.created_at_millis),
+      amount: formatMoney(purchase.amount ?? '0', purchase.currency ?? 'USD'),
+    }),
+  );
   return (
     <ConfirmDialog
       open
-      title="Refund a purchase"
-      confirmLabel="Refund"
+      title={t('transactions.refundTitle')}
+      confirmLabel={t('transactions.refund')}
       busy={refund.isPending}
       canConfirm={amount.trim() !== ''}
       onClose={onClose}
       onConfirm={() => refund.mutate({ data: { type: chosenType, id: purchase.id, amount_usd: amount.trim() } })}
     >
       <p>
-        {purchase.product_display_name ?? 'A product'} bought by {purchase.customer_type} <code>{purchase.customer_id}</code> on{' '}
-        {formatDate(purchase.created_at_millis)} for {purchase.amount ?? '0'} {purchase.currency ?? ''}. What it granted stops counting now.
+        {before}
+        <code>{purchase.customer_id}</code>
+        {after}
       </p>
-      {purchase.test_mode ? <p className="dash-muted">A test-mode purchase took no money, so its refund returns 0.</p> : null}
+      {purchase.test_mode ? <p className="dash-muted">{t('transactions.testModeRefund')}</p> : null}
       <fieldset className="dash-fieldset">
-        <legend>Purchase type</legend>
+        <legend>{t('transactions.purchaseType')}</legend>
         {(
           [
-            ['one-time-purchase', 'One-time purchase'],
-            ['subscription', 'Subscription'],
+            ['one-time-purchase', t('transactions.oneTimePurchase')],
+            ['subscription', t('transactions.subscription')],
           ] as const
         ).map(([value, label]) => (
           <div className="dash-check" key={value}>
@@ -256,7 +275,7 @@ function RefundDialog({ purchase, onClose, onRefunded }: { purchase: Transaction
         ))}
       </fieldset>
       <TextField
-        label="Amount to return (USD)"
+        label={t('transactions.amountToReturn')}
         name="amount_usd"
         inputMode="decimal"
         value={amount}

@@ -1,6 +1,7 @@
 import { api, type CustomerProduct } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, errorText } from '../ui.tsx';
 import { CustomerBilling } from './payments-billing.tsx';
@@ -29,6 +30,7 @@ export function CustomerDetails({
   const [canceling, setCanceling] = useState<{ productId: string; subscriptionId: string; name: string } | null>(null);
   const [switching, setSwitching] = useState<(CustomerProduct & { id: string }) | null>(null);
   const [switched, setSwitched] = useState<string | null>(null);
+  const { t } = useDashboardTranslation();
   /** Every payments read of this customer (items and products) is stale after a change. */
   const forgetCustomer = () =>
     queryClient.invalidateQueries({
@@ -41,24 +43,24 @@ export function CustomerDetails({
     .map(([id]) => id);
   return (
     <div className="dash-stack" aria-live="polite">
-      <h3>Items</h3>
-      {itemIds.length === 0 ? <p className="dash-muted">No items of this customer type.</p> : null}
-      <ul className="dash-list" aria-label="Customer items">
+      <h3>{t('payments.items')}</h3>
+      {itemIds.length === 0 ? <p className="dash-muted">{t('paymentsCustomer.noItemsOfType')}</p> : null}
+      <ul className="dash-list" aria-label={t('paymentsCustomer.itemsLabel')}>
         {itemIds.map((itemId) => (
           <CustomerItem key={itemId} customerType={customerType} customerId={customerId} itemId={itemId} onChanged={forgetCustomer} />
         ))}
       </ul>
-      <h3>Products</h3>
-      {products.isPending ? <p role="status">Loading…</p> : null}
+      <h3>{t('payments.products')}</h3>
+      {products.isPending ? <p role="status">{t('common.loading')}</p> : null}
       <ErrorMessage error={products.error} />
       {products.data ? (
-        <ul className="dash-list" aria-label="Customer products">
-          {products.data.items.length === 0 ? <li className="dash-muted">No products.</li> : null}
+        <ul className="dash-list" aria-label={t('paymentsCustomer.productsLabel')}>
+          {products.data.items.length === 0 ? <li className="dash-muted">{t('paymentsCustomer.noProducts')}</li> : null}
           {products.data.items.map((owned, index) => (
             <li key={owned.subscription?.subscription_id ?? `${owned.id}-${index}`}>
               <span>
                 <strong>{owned.product.display_name}</strong> {owned.id ? <code>{owned.id}</code> : null} × {owned.quantity}
-                {owned.subscription === null ? <span className="dash-badge">included by default</span> : null}
+                {owned.subscription === null ? <span className="dash-badge">{t('paymentsCustomer.includedBadge')}</span> : null}
               </span>
               {customerType !== 'custom' && owned.id && owned.subscription?.subscription_id && owned.switch_options?.length ? (
                 <button
@@ -68,7 +70,7 @@ export function CustomerDetails({
                     setSwitching({ ...owned, id: owned.id as string });
                   }}
                 >
-                  Switch {owned.product.display_name}
+                  {t('paymentsCustomer.switchNamed', { name: owned.product.display_name })}
                 </button>
               ) : null}
               {owned.id && owned.subscription?.subscription_id ? (
@@ -83,7 +85,7 @@ export function CustomerDetails({
                     })
                   }
                 >
-                  Cancel {owned.product.display_name}
+                  {t('paymentsCustomer.cancelNamed', { name: owned.product.display_name })}
                 </button>
               ) : null}
             </li>
@@ -97,10 +99,10 @@ export function CustomerDetails({
           grant.mutate({ customerType, customerId, data: { product_id: productId } }, { onSuccess: forgetCustomer });
         }}
       >
-        <Field label="Product to grant">
+        <Field label={t('paymentsCustomer.productToGrant')}>
           {(id) => (
             <select id={id} value={productId} onChange={(event) => setProductId(event.target.value)}>
-              <option value="">Choose a product</option>
+              <option value="">{t('paymentsCustomer.chooseProduct')}</option>
               {grantable.map(([id, product]) => (
                 <option key={id} value={id}>
                   {product.displayName ?? id}
@@ -110,10 +112,10 @@ export function CustomerDetails({
           )}
         </Field>
         <button type="submit" className="gh-primary" disabled={!productId || grant.isPending}>
-          {grant.isPending ? 'Granting…' : 'Grant product'}
+          {grant.isPending ? t('paymentsCustomer.granting') : t('paymentsCustomer.grantProduct')}
         </button>
       </form>
-      {grant.isSuccess ? <p className="dash-success">Granted.</p> : null}
+      {grant.isSuccess ? <p className="dash-success">{t('paymentsCustomer.granted')}</p> : null}
       {switched ? (
         <p role="status" className="dash-success">
           {switched}
@@ -129,7 +131,7 @@ export function CustomerDetails({
           onClose={() => setSwitching(null)}
           onSwitched={async (toName) => {
             setSwitching(null);
-            setSwitched(`Switched from ${switching.product.display_name} to ${toName}.`);
+            setSwitched(t('paymentsCustomer.switched', { from: switching.product.display_name, to: toName }));
             grant.reset();
             await forgetCustomer();
           }}
@@ -138,8 +140,8 @@ export function CustomerDetails({
       <CheckoutLink customerType={customerType} customerId={customerId} payments={payments} />
       <ConfirmDialog
         open={canceling !== null}
-        title={`Cancel ${canceling?.name ?? ''} for this customer?`}
-        confirmLabel="Cancel product"
+        title={t('paymentsCustomer.cancelTitle', { name: canceling?.name ?? '' })}
+        confirmLabel={t('paymentsCustomer.cancelProduct')}
         busy={cancel.isPending}
         onClose={() => {
           cancel.reset();
@@ -159,7 +161,7 @@ export function CustomerDetails({
           )
         }
       >
-        <p>It ends now: what it granted stops counting, except included items that never expire.</p>
+        <p>{t('paymentsCustomer.cancelExplained')}</p>
         <ErrorMessage error={cancel.error} />
       </ConfirmDialog>
       <CustomerBilling customerType={customerType} customerId={customerId} testMode={payments.testMode} />
@@ -183,6 +185,7 @@ function CustomerItem({
   const item = api.useGetCustomerItem(customerType, customerId, itemId, { request });
   const change = api.useUpdateCustomerItemQuantity({ request });
   const [delta, setDelta] = useState('');
+  const { t, formatNumber } = useDashboardTranslation();
   const name = item.data?.display_name ?? itemId;
   return (
     <li>
@@ -191,8 +194,8 @@ function CustomerItem({
         {item.error ? (
           <span className="dash-error">{errorText(item.error)}</span>
         ) : (
-          <output aria-label={`${name} quantity`}>
-            <strong>{item.data ? item.data.quantity : '…'}</strong>
+          <output aria-label={t('paymentsCustomer.itemQuantity', { name })}>
+            <strong>{item.data ? formatNumber(item.data.quantity) : '…'}</strong>
           </output>
         )}
         <br />
@@ -200,7 +203,7 @@ function CustomerItem({
       </span>
       <form
         className="dash-row"
-        aria-label={`Change ${name}`}
+        aria-label={t('paymentsCustomer.changeItem', { name })}
         onSubmit={(event) => {
           event.preventDefault();
           change.mutate(
@@ -220,11 +223,11 @@ function CustomerItem({
           );
         }}
       >
-        <Field label={`Add to ${name} (negative takes away)`}>
+        <Field label={t('paymentsCustomer.addTo', { name })}>
           {(id) => <input id={id} type="number" step={1} value={delta} onChange={(event) => setDelta(event.target.value)} />}
         </Field>
         <button type="submit" disabled={!/^-?\d+$/.test(delta.trim()) || Number(delta) === 0 || change.isPending}>
-          {change.isPending ? 'Changing…' : 'Change quantity'}
+          {change.isPending ? t('paymentsCustomer.changing') : t('paymentsCustomer.changeQuantity')}
         </button>
       </form>
     </li>

@@ -1,6 +1,7 @@
 import { api, type GetPaymentMethodConfigs200 } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { optimisticUpdate } from '../optimistic.ts';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, QueryState } from '../ui.tsx';
 
@@ -14,6 +15,7 @@ type MethodConfigs = GetPaymentMethodConfigs200;
 export function PaymentMethods() {
   const { request } = useProjectScope();
   const queryClient = useQueryClient();
+  const { t } = useDashboardTranslation();
   const key = api.getGetPaymentMethodConfigsQueryKey();
   const configs = api.useGetPaymentMethodConfigs({ request, query: { queryKey: key } });
   const update = api.useUpdatePaymentMethodConfigs({
@@ -26,16 +28,16 @@ export function PaymentMethods() {
     })),
   });
   return (
-    <section className="dash-stack" aria-label="Payment methods">
-      <h3>Payment methods</h3>
-      <p className="dash-muted">The methods Stripe's checkout offers your customers (the account's default configuration).</p>
-      <QueryState query={configs} what="payment methods">
+    <section className="dash-stack" aria-label={t('paymentMethods.title')}>
+      <h3>{t('paymentMethods.title')}</h3>
+      <p className="dash-muted">{t('paymentMethods.description')}</p>
+      <QueryState query={configs} what={t('paymentMethods.what')}>
         {configs.data ? (
           <ul className="dash-list">
             {configs.data.methods.map((method) => (
               <li key={method.id}>
                 <Checkbox
-                  label={method.available ? method.name : `${method.name} (not available on this account yet)`}
+                  label={method.available ? method.name : t('paymentMethods.notAvailable', { name: method.name })}
                   checked={method.enabled}
                   disabled={update.isPending}
                   onChange={(checked) =>

@@ -29,6 +29,7 @@ export function CheckoutLink({
   const create = api.useCreatePurchaseUrl({ request });
   const [productId, setProductId] = useState('');
   const [returnUrl, setReturnUrl] = useState('');
+  const { t } = useDashboardTranslation();
   const sellable = Object.entries(payments.products).filter(
     ([, product]) => product.customerType === customerType && paidPrices(product).length > 0,
   );
@@ -44,10 +45,10 @@ export function CheckoutLink({
     });
   }
   return (
-    <section className="dash-stack" aria-label="Checkout link">
-      <h3>Checkout link</h3>
+    <section className="dash-stack" aria-label={t('checkout.title')}>
+      <h3>{t('checkout.title')}</h3>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
-        <Field label="Product to sell">
+        <Field label={t('checkout.productToSell')}>
           {(id) => (
             <select
               id={id}
@@ -57,7 +58,7 @@ export function CheckoutLink({
                 setProductId(event.target.value);
               }}
             >
-              <option value="">Choose a product</option>
+              <option value="">{t('paymentsCustomer.chooseProduct')}</option>
               {sellable.map(([id, product]) => (
                 <option key={id} value={id}>
                   {product.displayName ?? id}
@@ -66,7 +67,7 @@ export function CheckoutLink({
             </select>
           )}
         </Field>
-        <Field label="Return URL (optional)">
+        <Field label={t('checkout.returnUrl')}>
           {(id) => (
             <input
               id={id}
@@ -77,7 +78,7 @@ export function CheckoutLink({
           )}
         </Field>
         <button type="submit" disabled={!productId || create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create checkout link'}
+          {create.isPending ? t('checkout.creating') : t('checkout.create')}
         </button>
       </form>
       <ErrorMessage error={create.error} />
@@ -85,12 +86,12 @@ export function CheckoutLink({
         <div className="dash-stack" role="status">
           <code className="dash-code">{create.data.url}</code>
           <div className="dash-row">
-            <CopyButton value={create.data.url} label="Copy checkout link" />
+            <CopyButton value={create.data.url} label={t('checkout.copy')} />
             <a href={create.data.url} target="_blank" rel="noreferrer">
-              Open checkout
+              {t('checkout.open')}
             </a>
           </div>
-          <p className="dash-muted">Valid for 24 hours and one purchase.</p>
+          <p className="dash-muted">{t('checkout.valid')}</p>
         </div>
       ) : null}
     </section>
@@ -132,24 +133,22 @@ export function SwitchProductDialog({
   const method = billing.data?.default_payment_method ?? null;
   const charge =
     prices.length === 0
-      ? `${toName} is free: nothing is charged, and a Stripe subscription that billed ${fromName} is canceled.`
+      ? t('switch.free', { to: toName, from: fromName })
       : payments.testMode
-        ? 'Test mode: nothing is charged.'
+        ? t('switch.testMode')
         : method
-          ? `Charged now to the default payment method, ${describeMethod(method)}${
-              price?.interval
-                ? `; if a Stripe subscription bills ${fromName}, it moves to the new price with prorations`
-                : `; a Stripe subscription that bills ${fromName} is canceled once this is paid`
-            }.`
+          ? price?.interval
+            ? t('switch.chargedRecurring', { method: describeMethod(method, t), from: fromName })
+            : t('switch.chargedOnce', { method: describeMethod(method, t), from: fromName })
           : billing.isPending
-            ? 'Checking the default payment method…'
-            : 'This customer has no default payment method saved, which Stripe needs to charge the switch.';
+            ? t('switch.checkingMethod')
+            : t('switch.noMethod');
   return (
     <ConfirmDialog
       open
       tone="primary"
-      title={`Switch ${fromName} to another product?`}
-      confirmLabel={`Switch to ${toName}`}
+      title={t('switch.title', { from: fromName })}
+      confirmLabel={t('switch.confirm', { to: toName })}
       busy={change.isPending}
       canConfirm={Boolean(toId) && (prices.length === 0 || Boolean(priceId))}
       onClose={onClose}
@@ -165,7 +164,7 @@ export function SwitchProductDialog({
       }
     >
       <div className="dash-row dash-toolbar">
-        <Field label="Switch to">
+        <Field label={t('switch.to')}>
           {(id) => (
             <select
               id={id}
@@ -185,7 +184,7 @@ export function SwitchProductDialog({
           )}
         </Field>
         {prices.length > 0 ? (
-          <Field label="Price">
+          <Field label={t('payments.price')}>
             {(id) => (
               <select
                 id={id}
@@ -206,7 +205,9 @@ export function SwitchProductDialog({
         ) : null}
       </div>
       <p>
-        {fromName} ends now and {toName} starts{price ? ` at ${priceId}: ${priceText(price, t)}` : ''}.
+        {price
+          ? t('switch.endsStartsAt', { from: fromName, to: toName, priceId, price: priceText(price, t) })
+          : t('switch.endsStarts', { from: fromName, to: toName })}
       </p>
       <p>{charge}</p>
       <ErrorMessage error={change.error} />

@@ -1,6 +1,7 @@
 import { api } from '@gatehouse/react';
 import type { StripeConnectInstance } from '@stripe/connect-js/pure';
 import { useEffect, useRef, useState } from 'react';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { type StripeConnectSettings, startStripeConnect } from '../stripe-connect.ts';
 import { errorText, Loading } from '../ui.tsx';
@@ -22,6 +23,7 @@ export function StripeComponents({ onboarding }: { onboarding: boolean }) {
   const [instance, setInstance] = useState<StripeConnectInstance | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
+  const { t } = useDashboardTranslation();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry: a new one starts Connect again
   useEffect(() => {
@@ -47,36 +49,38 @@ export function StripeComponents({ onboarding }: { onboarding: boolean }) {
   }, [settings, attempt]);
 
   if (!settings) {
-    return (
-      <p className="dash-muted">
-        Stripe's embedded components (onboarding, payments, payouts) show here once the server has its publishable key
-        (STRIPE_PUBLISHABLE_KEY).
-      </p>
-    );
+    return <p className="dash-muted">{t('stripeComponents.needsKey', { setting: 'STRIPE_PUBLISHABLE_KEY' })}</p>;
   }
   const components: Array<[ComponentName, string]> = onboarding
-    ? [['account-onboarding', 'Onboarding']]
+    ? [['account-onboarding', t('stripeComponents.onboarding')]]
     : [
-        ['notification-banner', 'Notifications'],
-        ['payments', 'Payments on Stripe'],
-        ['payouts', 'Payouts'],
+        ['notification-banner', t('stripeComponents.notifications')],
+        ['payments', t('stripeComponents.payments')],
+        ['payouts', t('stripeComponents.payouts')],
       ];
   return (
-    <section className="dash-stack" aria-label="Stripe components">
+    <section className="dash-stack" aria-label={t('stripeComponents.label')}>
       {error ? (
         <div role="alert" className="dash-error dash-stack">
           <span>{errorText(error)}</span>
           <span>
             <button type="button" onClick={() => setAttempt((count) => count + 1)}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </span>
         </div>
       ) : null}
-      {!instance && !error ? <Loading label="Loading Stripe’s components…" /> : null}
+      {!instance && !error ? <Loading label={t('stripeComponents.loading')} /> : null}
       {instance
         ? components.map(([name, title]) => (
-            <ConnectComponent key={`${attempt}-${name}`} instance={instance} name={name} title={title} onError={setError} />
+            <ConnectComponent
+              key={`${attempt}-${name}`}
+              instance={instance}
+              name={name}
+              title={title}
+              onError={setError}
+              loadError={(reason) => t('stripeComponents.loadError', { title, reason })}
+            />
           ))
         : null}
     </section>
@@ -84,18 +88,24 @@ export function StripeComponents({ onboarding }: { onboarding: boolean }) {
 }
 
 /** One embedded component (Stripe's custom element), mounted into its own box. */
-function ConnectComponent(props: { instance: StripeConnectInstance; name: ComponentName; title: string; onError: (error: Error) => void }) {
+function ConnectComponent(props: {
+  instance: StripeConnectInstance;
+  name: ComponentName;
+  title: string;
+  onError: (error: Error) => void;
+  loadError: (reason: string) => string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const onError = useRef(props.onError);
   onError.current = props.onError;
+  const loadError = useRef(props.loadError);
+  loadError.current = props.loadError;
   useEffect(() => {
     const element = props.instance.create(props.name);
-    element.setOnLoadError(({ error }) =>
-      onError.current(new Error(`Stripe could not show ${props.title}: ${error.message ?? error.type}`)),
-    );
+    element.setOnLoadError(({ error }) => onError.current(new Error(loadError.current(error.message ?? error.type))));
     box.current?.appendChild(element);
     return () => element.remove();
-  }, [props.instance, props.name, props.title]);
+  }, [props.instance, props.name]);
   return (
     <section className="dash-stripe-component" aria-label={props.title}>
       <h3>{props.title}</h3>

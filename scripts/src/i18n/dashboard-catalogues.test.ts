@@ -16,7 +16,7 @@ const english = readCatalogue(catalogueDir, 'en');
 /** Words a language rightly writes as English does (loanwords and product terms), by key. */
 const sameAsEnglish: Partial<Record<(typeof languages)[number], string[]>> = {
   de: ['nav.webhooks', 'nav.teams', 'shell.themeSystem', 'teams.team'],
-  fr: ['nav.webhooks', 'nav.config'],
+  fr: ['nav.webhooks', 'nav.config', 'stripeComponents.notifications'],
   es: ['nav.webhooks'],
   'pt-BR': ['nav.webhooks'],
 };

@@ -465,6 +465,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "مفاتيح API للمستخدمين"
  ],
+ "billing.amountMinor": [
+  "المبلغ (بأصغر وحدة)"
+ ],
+ "billing.card": [
+  "بطاقة"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  "، تنتهي في ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "التاريخ"
+ ],
+ "billing.defaultMethod": [
+  "طريقة الدفع الافتراضية"
+ ],
+ "billing.details": [
+  "تفاصيل الفوترة"
+ ],
+ "billing.invoice": [
+  "فاتورة"
+ ],
+ "billing.invoiceOn": [
+  "فاتورة ",
+  [
+   "date"
+  ],
+  " على Stripe"
+ ],
+ "billing.invoicePages": [
+  "صفحات الفواتير"
+ ],
+ "billing.invoices": [
+  "الفواتير"
+ ],
+ "billing.methodById": [
+  "طريقة الدفع ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "لم يُعدّ Stripe لهذا المشروع: ليست لدى العملاء طرق دفع أو فواتير حتى يُربط حساب Stripe."
+ ],
+ "billing.noCustomerNote": [
+  "لا يوجد عميل Stripe بعد: لم يدفع هذا العميل ولم يحفظ طريقة دفع."
+ ],
+ "billing.noInvoices": [
+  "لا توجد فواتير."
+ ],
+ "billing.noneSaved": [
+  "لا شيء محفوظ"
+ ],
+ "billing.status": [
+  "الحالة"
+ ],
+ "billing.statusDraft": [
+  "مسودة"
+ ],
+ "billing.statusOpen": [
+  "مفتوحة"
+ ],
+ "billing.statusPaid": [
+  "مدفوعة"
+ ],
+ "billing.statusUncollectible": [
+  "غير قابلة للتحصيل"
+ ],
+ "billing.statusVoid": [
+  "ملغاة"
+ ],
+ "billing.testModeNote": [
+  "وضع الاختبار: تمر المشتريات عبر صفحة الدفع التجريبية، فلا تُحفظ أي بطاقة ولا تُحصَّل منها، ولا يُصدر Stripe أي فواتير."
+ ],
  "channels.addEmail": [
   "إضافة البريد"
  ],
@@ -535,6 +622,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "قنوات الاتصال"
+ ],
+ "checkout.copy": [
+  "نسخ رابط الدفع"
+ ],
+ "checkout.create": [
+  "إنشاء رابط الدفع"
+ ],
+ "checkout.creating": [
+  "جارٍ الإنشاء…"
+ ],
+ "checkout.open": [
+  "فتح صفحة الدفع"
+ ],
+ "checkout.productToSell": [
+  "المنتج المراد بيعه"
+ ],
+ "checkout.returnUrl": [
+  "عنوان URL للعودة (اختياري)"
+ ],
+ "checkout.title": [
+  "رابط الدفع"
+ ],
+ "checkout.valid": [
+  "صالح لمدة 24 ساعة ولعملية شراء واحدة."
  ],
  "claims.description": [
   "تُضاف إلى رموز الوصول في كل تسجيل دخول وتجديد (التي يتحقق منها خادمك الخلفي)، وتُحسب من بيانات المستخدم الوصفية وفريقه المختار وصلاحياته. التعبير الذي يفشل لمستخدم ما يُسقط مطالبته، ويظل تسجيل الدخول ناجحًا."
@@ -2271,6 +2382,21 @@ export const messages: Messages = {
  "pager.previous": [
   "الصفحة السابقة"
  ],
+ "paymentMethods.description": [
+  "الطرق التي تعرضها صفحة دفع Stripe على عملائك (الإعداد الافتراضي للحساب)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (غير متاح على هذا الحساب بعد)"
+ ],
+ "paymentMethods.title": [
+  "طرق الدفع"
+ ],
+ "paymentMethods.what": [
+  "طرق الدفع"
+ ],
  "payments.addAProduct": [
   "إضافة منتج"
  ],
@@ -2699,6 +2825,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "نعم"
+ ],
+ "paymentsCustomer.addTo": [
+  "إضافة إلى ",
+  [
+   "name"
+  ],
+  " (القيمة السالبة تطرح)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "ينتهي الآن: ما منحه لم يعد يُحتسب، باستثناء العناصر المضمّنة التي لا تنتهي صلاحيتها."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "إلغاء ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "إلغاء المنتج"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "إلغاء ",
+  [
+   "name"
+  ],
+  " لهذا العميل؟"
+ ],
+ "paymentsCustomer.changeItem": [
+  "تغيير ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "تغيير الكمية"
+ ],
+ "paymentsCustomer.changing": [
+  "جارٍ التغيير…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "اختر منتجًا"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "منح المنتج"
+ ],
+ "paymentsCustomer.granted": [
+  "تم المنح."
+ ],
+ "paymentsCustomer.granting": [
+  "جارٍ المنح…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "مضمّن افتراضيًا"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "كمية ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "عناصر العميل"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "لا توجد عناصر لهذا النوع من العملاء."
+ ],
+ "paymentsCustomer.noProducts": [
+  "لا توجد منتجات."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "المنتج المراد منحه"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "منتجات العميل"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "تبديل ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "تم التبديل من ",
+  [
+   "from"
+  ],
+  " إلى ",
+  [
+   "to"
+  ],
+  "."
  ],
  "permissions.actions": [
   "الإجراءات"
@@ -3369,6 +3586,128 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "عندما لا تحسم أي قاعدة"
  ],
+ "stripeComponents.label": [
+  "مكونات Stripe"
+ ],
+ "stripeComponents.loadError": [
+  "تعذّر على Stripe عرض ",
+  [
+   "title"
+  ],
+  ": ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "جارٍ تحميل مكونات Stripe…"
+ ],
+ "stripeComponents.needsKey": [
+  "تظهر مكونات Stripe المضمّنة (الإعداد والمدفوعات والتحويلات) هنا بعد أن يحصل الخادم على مفتاحه القابل للنشر (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "الإشعارات"
+ ],
+ "stripeComponents.onboarding": [
+  "الإعداد"
+ ],
+ "stripeComponents.payments": [
+  "المدفوعات على Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "التحويلات"
+ ],
+ "switch.chargedOnce": [
+  "يُحصَّل الآن من طريقة الدفع الافتراضية، ",
+  [
+   "method"
+  ],
+  "؛ ويُلغى اشتراك Stripe الذي يفوتر ",
+  [
+   "from"
+  ],
+  " بعد إتمام الدفع."
+ ],
+ "switch.chargedRecurring": [
+  "يُحصَّل الآن من طريقة الدفع الافتراضية، ",
+  [
+   "method"
+  ],
+  "؛ وإن كان اشتراك Stripe يفوتر ",
+  [
+   "from"
+  ],
+  " فإنه ينتقل إلى السعر الجديد مع التناسب."
+ ],
+ "switch.checkingMethod": [
+  "جارٍ التحقق من طريقة الدفع الافتراضية…"
+ ],
+ "switch.confirm": [
+  "التبديل إلى ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  "ينتهي ",
+  [
+   "from"
+  ],
+  " الآن ويبدأ ",
+  [
+   "to"
+  ],
+  "."
+ ],
+ "switch.endsStartsAt": [
+  "ينتهي ",
+  [
+   "from"
+  ],
+  " الآن ويبدأ ",
+  [
+   "to"
+  ],
+  " بالسعر ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " مجاني: لا يُحصَّل شيء، ويُلغى اشتراك Stripe الذي كان يفوتر ",
+  [
+   "from"
+  ],
+  "."
+ ],
+ "switch.noMethod": [
+  "لم يحفظ هذا العميل طريقة دفع افتراضية، وهي ما يحتاجه Stripe لتحصيل رسوم التبديل."
+ ],
+ "switch.testMode": [
+  "وضع الاختبار: لا يُحصَّل شيء."
+ ],
+ "switch.title": [
+  "تبديل ",
+  [
+   "from"
+  ],
+  " بمنتج آخر؟"
+ ],
+ "switch.to": [
+  "التبديل إلى"
+ ],
  "team.addMember": [
   "إضافة العضو"
  ],
@@ -3589,6 +3928,184 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "الفريق"
+ ],
+ "transactions.aProduct": [
+  "منتج"
+ ],
+ "transactions.actions": [
+  "الإجراءات"
+ ],
+ "transactions.all": [
+  "كل المعاملات"
+ ],
+ "transactions.amountToReturn": [
+  "المبلغ المراد إعادته (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "أي عميل"
+ ],
+ "transactions.anyType": [
+  "أي نوع"
+ ],
+ "transactions.customCustomer": [
+  "مخصص ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "العميل"
+ ],
+ "transactions.description": [
+  "المشتريات (وضع الاختبار وStripe)، والمنتجات التي منحها خادمك، وتغييرات كميات العناصر، والمبالغ المستردة، الأحدث أولًا."
+ ],
+ "transactions.filter": [
+  "تصفية"
+ ],
+ "transactions.filterByCustomer": [
+  "التصفية حسب العميل"
+ ],
+ "transactions.grants": [
+  "المنح"
+ ],
+ "transactions.itemChanges": [
+  "تغييرات العناصر"
+ ],
+ "transactions.none": [
+  "لا توجد معاملات."
+ ],
+ "transactions.oneTimePurchase": [
+  "شراء لمرة واحدة"
+ ],
+ "transactions.pages": [
+  "صفحات المعاملات"
+ ],
+ "transactions.purchaseType": [
+  "نوع الشراء"
+ ],
+ "transactions.purchases": [
+  "المشتريات"
+ ],
+ "transactions.refund": [
+  "استرداد"
+ ],
+ "transactions.refundExplained": [
+  "اشترى ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " المنتج ",
+  [
+   "product"
+  ],
+  " في ",
+  [
+   "date"
+  ],
+  " مقابل ",
+  [
+   "amount"
+  ],
+  ". ما منحه يتوقف احتسابه الآن."
+ ],
+ "transactions.refundOf": [
+  "استرداد ",
+  [
+   "product"
+  ],
+  " الخاص بـ ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  "استرداد ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "استرداد عملية شراء"
+ ],
+ "transactions.refundPurchaseOf": [
+  "استرداد شراء ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundTitle": [
+  "استرداد عملية شراء"
+ ],
+ "transactions.refunded": [
+  "تم استرداد ",
+  [
+   "product"
+  ],
+  "."
+ ],
+ "transactions.refundedPurchase": [
+  "تم استرداد الشراء."
+ ],
+ "transactions.refunds": [
+  "المبالغ المستردة"
+ ],
+ "transactions.status": [
+  "الحالة"
+ ],
+ "transactions.statusActive": [
+  "نشط"
+ ],
+ "transactions.statusCanceled": [
+  "ملغى"
+ ],
+ "transactions.statusRefunded": [
+  "مُسترد"
+ ],
+ "transactions.subscription": [
+  "اشتراك"
+ ],
+ "transactions.teamCustomer": [
+  "الفريق ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "وضع الاختبار"
+ ],
+ "transactions.testModeRefund": [
+  "لم تأخذ عملية الشراء في وضع الاختبار أي مال، لذا يعيد استردادها 0."
+ ],
+ "transactions.type": [
+  "النوع"
+ ],
+ "transactions.typeGrant": [
+  "منح منتج"
+ ],
+ "transactions.typeItemChange": [
+  "تغيير عنصر"
+ ],
+ "transactions.typePurchase": [
+  "شراء"
+ ],
+ "transactions.typeRefund": [
+  "استرداد"
+ ],
+ "transactions.userCustomer": [
+  "المستخدم ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "المحتوى"
+ ],
+ "transactions.when": [
+  "التوقيت"
  ],
  "user.activeOn": [
   "نشط في ",

@@ -437,6 +437,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "API-Schlüssel für Benutzer"
  ],
+ "billing.amountMinor": [
+  "Betrag (kleinste Einheit)"
+ ],
+ "billing.card": [
+  "Karte"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", gültig bis ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "Datum"
+ ],
+ "billing.defaultMethod": [
+  "Standard-Zahlungsmethode"
+ ],
+ "billing.details": [
+  "Abrechnungsdaten"
+ ],
+ "billing.invoice": [
+  "Rechnung"
+ ],
+ "billing.invoiceOn": [
+  "Rechnung vom ",
+  [
+   "date"
+  ],
+  " bei Stripe"
+ ],
+ "billing.invoicePages": [
+  "Seiten der Rechnungen"
+ ],
+ "billing.invoices": [
+  "Rechnungen"
+ ],
+ "billing.methodById": [
+  "Zahlungsmethode ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "Stripe ist für dieses Projekt nicht eingerichtet: Kunden haben keine Zahlungsmethoden oder Rechnungen, bis ein Stripe-Konto verbunden ist."
+ ],
+ "billing.noCustomerNote": [
+  "Noch kein Stripe-Kunde: Dieser Kunde hat weder bezahlt noch eine Zahlungsmethode gespeichert."
+ ],
+ "billing.noInvoices": [
+  "Keine Rechnungen."
+ ],
+ "billing.noneSaved": [
+  "Keine gespeichert"
+ ],
+ "billing.status": [
+  "Zustand"
+ ],
+ "billing.statusDraft": [
+  "Entwurf"
+ ],
+ "billing.statusOpen": [
+  "offen"
+ ],
+ "billing.statusPaid": [
+  "bezahlt"
+ ],
+ "billing.statusUncollectible": [
+  "uneinbringlich"
+ ],
+ "billing.statusVoid": [
+  "storniert"
+ ],
+ "billing.testModeNote": [
+  "Testmodus: Käufe laufen über den Test-Checkout, daher wird keine Karte gespeichert oder belastet und Stripe stellt keine Rechnungen aus."
+ ],
  "channels.addEmail": [
   "E-Mail hinzufügen"
  ],
@@ -506,6 +593,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "Kontaktwege"
+ ],
+ "checkout.copy": [
+  "Checkout-Link kopieren"
+ ],
+ "checkout.create": [
+  "Checkout-Link erstellen"
+ ],
+ "checkout.creating": [
+  "Wird erstellt…"
+ ],
+ "checkout.open": [
+  "Checkout öffnen"
+ ],
+ "checkout.productToSell": [
+  "Zu verkaufendes Produkt"
+ ],
+ "checkout.returnUrl": [
+  "Rücksprung-URL (optional)"
+ ],
+ "checkout.title": [
+  "Checkout-Link"
+ ],
+ "checkout.valid": [
+  "Gültig für 24 Stunden und einen Kauf."
  ],
  "claims.description": [
   "Werden den Zugriffstoken jeder Anmeldung und Erneuerung hinzugefügt (die Ihr Backend prüft), berechnet aus den Metadaten, dem gewählten Team und den Berechtigungen des Benutzers. Ein Ausdruck, der für einen Benutzer scheitert, lässt seinen Claim weg; die Anmeldung gelingt trotzdem."
@@ -2174,6 +2285,21 @@ export const messages: Messages = {
  "pager.previous": [
   "Vorherige Seite"
  ],
+ "paymentMethods.description": [
+  "Die Methoden, die der Stripe-Checkout Ihren Kunden anbietet (die Standardkonfiguration des Kontos)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (auf diesem Konto noch nicht verfügbar)"
+ ],
+ "paymentMethods.title": [
+  "Zahlungsmethoden"
+ ],
+ "paymentMethods.what": [
+  "Zahlungsmethoden"
+ ],
  "payments.addAProduct": [
   "Ein Produkt hinzufügen"
  ],
@@ -2556,6 +2682,96 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "ja"
+ ],
+ "paymentsCustomer.addTo": [
+  "Zu ",
+  [
+   "name"
+  ],
+  " hinzufügen (negativ zieht ab)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "Es endet sofort: Was es gewährt hat, zählt nicht mehr, außer enthaltenen Posten, die nie ablaufen."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  [
+   "name"
+  ],
+  " kündigen"
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "Produkt kündigen"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  [
+   "name"
+  ],
+  " für diesen Kunden kündigen?"
+ ],
+ "paymentsCustomer.changeItem": [
+  [
+   "name"
+  ],
+  " ändern"
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "Menge ändern"
+ ],
+ "paymentsCustomer.changing": [
+  "Wird geändert…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "Produkt wählen"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "Produkt gewähren"
+ ],
+ "paymentsCustomer.granted": [
+  "Gewährt."
+ ],
+ "paymentsCustomer.granting": [
+  "Wird gewährt…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "standardmäßig enthalten"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "Menge von ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "Posten des Kunden"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "Keine Posten dieses Kundentyps."
+ ],
+ "paymentsCustomer.noProducts": [
+  "Keine Produkte."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "Zu gewährendes Produkt"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "Produkte des Kunden"
+ ],
+ "paymentsCustomer.switchNamed": [
+  [
+   "name"
+  ],
+  " wechseln"
+ ],
+ "paymentsCustomer.switched": [
+  "Von ",
+  [
+   "from"
+  ],
+  " zu ",
+  [
+   "to"
+  ],
+  " gewechselt."
  ],
  "permissions.actions": [
   "Aktionen"
@@ -3184,6 +3400,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Wenn keine Regel entscheidet"
  ],
+ "stripeComponents.label": [
+  "Stripe-Komponenten"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe konnte ",
+  [
+   "title"
+  ],
+  " nicht anzeigen: ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Stripe-Komponenten werden geladen…"
+ ],
+ "stripeComponents.needsKey": [
+  "Die eingebetteten Stripe-Komponenten (Onboarding, Zahlungen, Auszahlungen) erscheinen hier, sobald der Server seinen veröffentlichbaren Schlüssel hat (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "Benachrichtigungen"
+ ],
+ "stripeComponents.onboarding": [
+  "Einrichtung"
+ ],
+ "stripeComponents.payments": [
+  "Zahlungen bei Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "Auszahlungen"
+ ],
+ "switch.chargedOnce": [
+  "Jetzt der Standard-Zahlungsmethode ",
+  [
+   "method"
+  ],
+  " belastet; ein Stripe-Abonnement, das ",
+  [
+   "from"
+  ],
+  " abrechnet, wird nach der Zahlung gekündigt."
+ ],
+ "switch.chargedRecurring": [
+  "Jetzt der Standard-Zahlungsmethode ",
+  [
+   "method"
+  ],
+  " belastet; rechnet ein Stripe-Abonnement ",
+  [
+   "from"
+  ],
+  " ab, wechselt es anteilig zum neuen Preis."
+ ],
+ "switch.checkingMethod": [
+  "Standard-Zahlungsmethode wird geprüft…"
+ ],
+ "switch.confirm": [
+  "Zu ",
+  [
+   "to"
+  ],
+  " wechseln"
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " endet jetzt und ",
+  [
+   "to"
+  ],
+  " beginnt."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " endet jetzt und ",
+  [
+   "to"
+  ],
+  " beginnt zu ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " ist kostenlos: Es wird nichts berechnet, und ein Stripe-Abonnement, das ",
+  [
+   "from"
+  ],
+  " abgerechnet hat, wird gekündigt."
+ ],
+ "switch.noMethod": [
+  "Dieser Kunde hat keine Standard-Zahlungsmethode gespeichert, die Stripe für die Abrechnung des Wechsels braucht."
+ ],
+ "switch.testMode": [
+  "Testmodus: Es wird nichts berechnet."
+ ],
+ "switch.title": [
+  [
+   "from"
+  ],
+  " gegen ein anderes Produkt wechseln?"
+ ],
+ "switch.to": [
+  "Wechseln zu"
+ ],
  "team.addMember": [
   "Mitglied hinzufügen"
  ],
@@ -3402,6 +3738,183 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "transactions.aProduct": [
+  "Ein Produkt"
+ ],
+ "transactions.actions": [
+  "Aktionen"
+ ],
+ "transactions.all": [
+  "Alle Transaktionen"
+ ],
+ "transactions.amountToReturn": [
+  "Zu erstattender Betrag (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "Jeder Kunde"
+ ],
+ "transactions.anyType": [
+  "Jeder Typ"
+ ],
+ "transactions.customCustomer": [
+  "eigener Kunde ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "Kunde"
+ ],
+ "transactions.description": [
+  "Käufe (Testmodus und Stripe), von Ihrem Server gewährte Produkte, Mengenänderungen von Posten und Erstattungen, neueste zuerst."
+ ],
+ "transactions.filter": [
+  "Filtern"
+ ],
+ "transactions.filterByCustomer": [
+  "Nach Kunde filtern"
+ ],
+ "transactions.grants": [
+  "Gewährungen"
+ ],
+ "transactions.itemChanges": [
+  "Postenänderungen"
+ ],
+ "transactions.none": [
+  "Keine Transaktionen."
+ ],
+ "transactions.oneTimePurchase": [
+  "Einmaliger Kauf"
+ ],
+ "transactions.pages": [
+  "Seiten der Transaktionen"
+ ],
+ "transactions.purchaseType": [
+  "Kaufart"
+ ],
+ "transactions.purchases": [
+  "Käufe"
+ ],
+ "transactions.refund": [
+  "Erstatten"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  ", gekauft von ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " am ",
+  [
+   "date"
+  ],
+  " für ",
+  [
+   "amount"
+  ],
+  ". Was es gewährt hat, zählt ab jetzt nicht mehr."
+ ],
+ "transactions.refundOf": [
+  [
+   "product"
+  ],
+  " von ",
+  [
+   "customer"
+  ],
+  " erstatten"
+ ],
+ "transactions.refundOfProduct": [
+  "Erstattung von ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "Erstattung eines Kaufs"
+ ],
+ "transactions.refundPurchaseOf": [
+  "Kauf von ",
+  [
+   "customer"
+  ],
+  " erstatten"
+ ],
+ "transactions.refundTitle": [
+  "Kauf erstatten"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  " erstattet."
+ ],
+ "transactions.refundedPurchase": [
+  "Kauf erstattet."
+ ],
+ "transactions.refunds": [
+  "Erstattungen"
+ ],
+ "transactions.status": [
+  "Zustand"
+ ],
+ "transactions.statusActive": [
+  "aktiv"
+ ],
+ "transactions.statusCanceled": [
+  "gekündigt"
+ ],
+ "transactions.statusRefunded": [
+  "erstattet"
+ ],
+ "transactions.subscription": [
+  "Abonnement"
+ ],
+ "transactions.teamCustomer": [
+  "Team ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "Testmodus"
+ ],
+ "transactions.testModeRefund": [
+  "Ein Kauf im Testmodus hat kein Geld gekostet, daher erstattet seine Erstattung 0."
+ ],
+ "transactions.type": [
+  "Typ"
+ ],
+ "transactions.typeGrant": [
+  "Produktgewährung"
+ ],
+ "transactions.typeItemChange": [
+  "Postenänderung"
+ ],
+ "transactions.typePurchase": [
+  "Kauf"
+ ],
+ "transactions.typeRefund": [
+  "Erstattung"
+ ],
+ "transactions.userCustomer": [
+  "Benutzer ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "Was"
+ ],
+ "transactions.when": [
+  "Wann"
  ],
  "user.activeOn": [
   "Aktiv an ",

@@ -683,6 +683,137 @@ export const messages: Messages = {
   "Ûšéŕ ÅPÎ ķéýš",
   "⟧"
  ],
+ "billing.amountMinor": [
+  "⟦",
+  "Åmöûñţ (mîñöŕ ûñîţš)",
+  "⟧"
+ ],
+ "billing.card": [
+  "⟦",
+  "Çåŕđ",
+  "⟧"
+ ],
+ "billing.cardEndingExpires": [
+  "⟦",
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", éxpîŕéš ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ],
+  "⟧"
+ ],
+ "billing.date": [
+  "⟦",
+  "Đåţé",
+  "⟧"
+ ],
+ "billing.defaultMethod": [
+  "⟦",
+  "Đéfåûĺţ påýméñţ méţĥöđ",
+  "⟧"
+ ],
+ "billing.details": [
+  "⟦",
+  "ƀîĺĺîñĝ đéţåîĺš",
+  "⟧"
+ ],
+ "billing.invoice": [
+  "⟦",
+  "Îñvöîçé",
+  "⟧"
+ ],
+ "billing.invoiceOn": [
+  "⟦",
+  "Îñvöîçé öf ",
+  [
+   "date"
+  ],
+  " öñ Šţŕîpé",
+  "⟧"
+ ],
+ "billing.invoicePages": [
+  "⟦",
+  "Påĝéš öf îñvöîçéš",
+  "⟧"
+ ],
+ "billing.invoices": [
+  "⟦",
+  "Îñvöîçéš",
+  "⟧"
+ ],
+ "billing.methodById": [
+  "⟦",
+  "Påýméñţ méţĥöđ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "billing.noAccountNote": [
+  "⟦",
+  "Šţŕîpé îš ñöţ šéţ ûp föŕ ţĥîš pŕöjéçţ: çûšţöméŕš ĥåvé ñö påýméñţ méţĥöđš öŕ îñvöîçéš ûñţîĺ å Šţŕîpé åççöûñţ îš çöññéçţéđ.",
+  "⟧"
+ ],
+ "billing.noCustomerNote": [
+  "⟦",
+  "Ñö Šţŕîpé çûšţöméŕ ýéţ: ţĥîš çûšţöméŕ ĥåš ñöţ påîđ öŕ šåvéđ å påýméñţ méţĥöđ.",
+  "⟧"
+ ],
+ "billing.noInvoices": [
+  "⟦",
+  "Ñö îñvöîçéš.",
+  "⟧"
+ ],
+ "billing.noneSaved": [
+  "⟦",
+  "Ñöñé šåvéđ",
+  "⟧"
+ ],
+ "billing.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "billing.statusDraft": [
+  "⟦",
+  "đŕåfţ",
+  "⟧"
+ ],
+ "billing.statusOpen": [
+  "⟦",
+  "öpéñ",
+  "⟧"
+ ],
+ "billing.statusPaid": [
+  "⟦",
+  "påîđ",
+  "⟧"
+ ],
+ "billing.statusUncollectible": [
+  "⟦",
+  "ûñçöĺĺéçţîƀĺé",
+  "⟧"
+ ],
+ "billing.statusVoid": [
+  "⟦",
+  "vöîđ",
+  "⟧"
+ ],
+ "billing.testModeNote": [
+  "⟦",
+  "Ţéšţ möđé: pûŕçĥåšéš ĝö ţĥŕöûĝĥ ţĥé ţéšţ çĥéçķöûţ, šö ñö çåŕđ îš šåvéđ öŕ çĥåŕĝéđ åñđ Šţŕîpé îššûéš ñö îñvöîçéš.",
+  "⟧"
+ ],
  "channels.addEmail": [
   "⟦",
   "Åđđ émåîĺ",
@@ -793,6 +924,46 @@ export const messages: Messages = {
  "channels.what": [
   "⟦",
   "çöñţåçţ çĥåññéĺš",
+  "⟧"
+ ],
+ "checkout.copy": [
+  "⟦",
+  "Çöpý çĥéçķöûţ ĺîñķ",
+  "⟧"
+ ],
+ "checkout.create": [
+  "⟦",
+  "Çŕéåţé çĥéçķöûţ ĺîñķ",
+  "⟧"
+ ],
+ "checkout.creating": [
+  "⟦",
+  "Çŕéåţîñĝ…",
+  "⟧"
+ ],
+ "checkout.open": [
+  "⟦",
+  "Öpéñ çĥéçķöûţ",
+  "⟧"
+ ],
+ "checkout.productToSell": [
+  "⟦",
+  "Pŕöđûçţ ţö šéĺĺ",
+  "⟧"
+ ],
+ "checkout.returnUrl": [
+  "⟦",
+  "Ŕéţûŕñ ÛŔĹ (öpţîöñåĺ)",
+  "⟧"
+ ],
+ "checkout.title": [
+  "⟦",
+  "Çĥéçķöûţ ĺîñķ",
+  "⟧"
+ ],
+ "checkout.valid": [
+  "⟦",
+  "Våĺîđ föŕ 24 ĥöûŕš åñđ öñé pûŕçĥåšé.",
   "⟧"
  ],
  "claims.description": [
@@ -3338,6 +3509,29 @@ export const messages: Messages = {
   "Pŕévîöûš påĝé",
   "⟧"
  ],
+ "paymentMethods.description": [
+  "⟦",
+  "Ţĥé méţĥöđš Šţŕîpé'š çĥéçķöûţ öfféŕš ýöûŕ çûšţöméŕš (ţĥé åççöûñţ'š đéfåûĺţ çöñfîĝûŕåţîöñ).",
+  "⟧"
+ ],
+ "paymentMethods.notAvailable": [
+  "⟦",
+  [
+   "name"
+  ],
+  " (ñöţ åvåîĺåƀĺé öñ ţĥîš åççöûñţ ýéţ)",
+  "⟧"
+ ],
+ "paymentMethods.title": [
+  "⟦",
+  "Påýméñţ méţĥöđš",
+  "⟧"
+ ],
+ "paymentMethods.what": [
+  "⟦",
+  "påýméñţ méţĥöđš",
+  "⟧"
+ ],
  "payments.addAProduct": [
   "⟦",
   "Åđđ å pŕöđûçţ",
@@ -3901,6 +4095,139 @@ export const messages: Messages = {
  "payments.yes": [
   "⟦",
   "ýéš",
+  "⟧"
+ ],
+ "paymentsCustomer.addTo": [
+  "⟦",
+  "Åđđ ţö ",
+  [
+   "name"
+  ],
+  " (ñéĝåţîvé ţåķéš åwåý)",
+  "⟧"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "⟦",
+  "Îţ éñđš ñöw: wĥåţ îţ ĝŕåñţéđ šţöpš çöûñţîñĝ, éxçépţ îñçĺûđéđ îţémš ţĥåţ ñévéŕ éxpîŕé.",
+  "⟧"
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "⟦",
+  "Çåñçéĺ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "⟦",
+  "Çåñçéĺ pŕöđûçţ",
+  "⟧"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "⟦",
+  "Çåñçéĺ ",
+  [
+   "name"
+  ],
+  " föŕ ţĥîš çûšţöméŕ?",
+  "⟧"
+ ],
+ "paymentsCustomer.changeItem": [
+  "⟦",
+  "Çĥåñĝé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "⟦",
+  "Çĥåñĝé qûåñţîţý",
+  "⟧"
+ ],
+ "paymentsCustomer.changing": [
+  "⟦",
+  "Çĥåñĝîñĝ…",
+  "⟧"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "⟦",
+  "Çĥööšé å pŕöđûçţ",
+  "⟧"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "⟦",
+  "Ĝŕåñţ pŕöđûçţ",
+  "⟧"
+ ],
+ "paymentsCustomer.granted": [
+  "⟦",
+  "Ĝŕåñţéđ.",
+  "⟧"
+ ],
+ "paymentsCustomer.granting": [
+  "⟦",
+  "Ĝŕåñţîñĝ…",
+  "⟧"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "⟦",
+  "îñçĺûđéđ ƀý đéfåûĺţ",
+  "⟧"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "⟦",
+  [
+   "name"
+  ],
+  " qûåñţîţý",
+  "⟧"
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "⟦",
+  "Çûšţöméŕ îţémš",
+  "⟧"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "⟦",
+  "Ñö îţémš öf ţĥîš çûšţöméŕ ţýpé.",
+  "⟧"
+ ],
+ "paymentsCustomer.noProducts": [
+  "⟦",
+  "Ñö pŕöđûçţš.",
+  "⟧"
+ ],
+ "paymentsCustomer.productToGrant": [
+  "⟦",
+  "Pŕöđûçţ ţö ĝŕåñţ",
+  "⟧"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "⟦",
+  "Çûšţöméŕ pŕöđûçţš",
+  "⟧"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "⟦",
+  "Šwîţçĥ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "paymentsCustomer.switched": [
+  "⟦",
+  "Šwîţçĥéđ fŕöm ",
+  [
+   "from"
+  ],
+  " ţö ",
+  [
+   "to"
+  ],
+  ".",
   "⟧"
  ],
  "permissions.actions": [
@@ -4852,6 +5179,164 @@ export const messages: Messages = {
   "Wĥéñ ñö ŕûĺé đéçîđéš",
   "⟧"
  ],
+ "stripeComponents.label": [
+  "⟦",
+  "Šţŕîpé çömpöñéñţš",
+  "⟧"
+ ],
+ "stripeComponents.loadError": [
+  "⟦",
+  "Šţŕîpé çöûĺđ ñöţ šĥöw ",
+  [
+   "title"
+  ],
+  ": ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "stripeComponents.loading": [
+  "⟦",
+  "Ĺöåđîñĝ Šţŕîpé’š çömpöñéñţš…",
+  "⟧"
+ ],
+ "stripeComponents.needsKey": [
+  "⟦",
+  "Šţŕîpé'š émƀéđđéđ çömpöñéñţš (öñƀöåŕđîñĝ, påýméñţš, påýöûţš) šĥöw ĥéŕé öñçé ţĥé šéŕvéŕ ĥåš îţš pûƀĺîšĥåƀĺé ķéý (",
+  [
+   "setting"
+  ],
+  ").",
+  "⟧"
+ ],
+ "stripeComponents.notifications": [
+  "⟦",
+  "Ñöţîfîçåţîöñš",
+  "⟧"
+ ],
+ "stripeComponents.onboarding": [
+  "⟦",
+  "Öñƀöåŕđîñĝ",
+  "⟧"
+ ],
+ "stripeComponents.payments": [
+  "⟦",
+  "Påýméñţš öñ Šţŕîpé",
+  "⟧"
+ ],
+ "stripeComponents.payouts": [
+  "⟦",
+  "Påýöûţš",
+  "⟧"
+ ],
+ "switch.chargedOnce": [
+  "⟦",
+  "Çĥåŕĝéđ ñöw ţö ţĥé đéfåûĺţ påýméñţ méţĥöđ, ",
+  [
+   "method"
+  ],
+  "; å Šţŕîpé šûƀšçŕîpţîöñ ţĥåţ ƀîĺĺš ",
+  [
+   "from"
+  ],
+  " îš çåñçéĺéđ öñçé ţĥîš îš påîđ.",
+  "⟧"
+ ],
+ "switch.chargedRecurring": [
+  "⟦",
+  "Çĥåŕĝéđ ñöw ţö ţĥé đéfåûĺţ påýméñţ méţĥöđ, ",
+  [
+   "method"
+  ],
+  "; îf å Šţŕîpé šûƀšçŕîpţîöñ ƀîĺĺš ",
+  [
+   "from"
+  ],
+  ", îţ mövéš ţö ţĥé ñéw pŕîçé wîţĥ pŕöŕåţîöñš.",
+  "⟧"
+ ],
+ "switch.checkingMethod": [
+  "⟦",
+  "Çĥéçķîñĝ ţĥé đéfåûĺţ påýméñţ méţĥöđ…",
+  "⟧"
+ ],
+ "switch.confirm": [
+  "⟦",
+  "Šwîţçĥ ţö ",
+  [
+   "to"
+  ],
+  "⟧"
+ ],
+ "switch.endsStarts": [
+  "⟦",
+  [
+   "from"
+  ],
+  " éñđš ñöw åñđ ",
+  [
+   "to"
+  ],
+  " šţåŕţš.",
+  "⟧"
+ ],
+ "switch.endsStartsAt": [
+  "⟦",
+  [
+   "from"
+  ],
+  " éñđš ñöw åñđ ",
+  [
+   "to"
+  ],
+  " šţåŕţš åţ ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  ".",
+  "⟧"
+ ],
+ "switch.free": [
+  "⟦",
+  [
+   "to"
+  ],
+  " îš fŕéé: ñöţĥîñĝ îš çĥåŕĝéđ, åñđ å Šţŕîpé šûƀšçŕîpţîöñ ţĥåţ ƀîĺĺéđ ",
+  [
+   "from"
+  ],
+  " îš çåñçéĺéđ.",
+  "⟧"
+ ],
+ "switch.noMethod": [
+  "⟦",
+  "Ţĥîš çûšţöméŕ ĥåš ñö đéfåûĺţ påýméñţ méţĥöđ šåvéđ, wĥîçĥ Šţŕîpé ñééđš ţö çĥåŕĝé ţĥé šwîţçĥ.",
+  "⟧"
+ ],
+ "switch.testMode": [
+  "⟦",
+  "Ţéšţ möđé: ñöţĥîñĝ îš çĥåŕĝéđ.",
+  "⟧"
+ ],
+ "switch.title": [
+  "⟦",
+  "Šwîţçĥ ",
+  [
+   "from"
+  ],
+  " ţö åñöţĥéŕ pŕöđûçţ?",
+  "⟧"
+ ],
+ "switch.to": [
+  "⟦",
+  "Šwîţçĥ ţö",
+  "⟧"
+ ],
  "team.addMember": [
   "⟦",
   "Åđđ mémƀéŕ",
@@ -5189,6 +5674,271 @@ export const messages: Messages = {
  "teams.team": [
   "⟦",
   "Ţéåm",
+  "⟧"
+ ],
+ "transactions.aProduct": [
+  "⟦",
+  "Å pŕöđûçţ",
+  "⟧"
+ ],
+ "transactions.actions": [
+  "⟦",
+  "Åçţîöñš",
+  "⟧"
+ ],
+ "transactions.all": [
+  "⟦",
+  "Åĺĺ ţŕåñšåçţîöñš",
+  "⟧"
+ ],
+ "transactions.amountToReturn": [
+  "⟦",
+  "Åmöûñţ ţö ŕéţûŕñ (ÛŠĐ)",
+  "⟧"
+ ],
+ "transactions.anyCustomer": [
+  "⟦",
+  "Åñý çûšţöméŕ",
+  "⟧"
+ ],
+ "transactions.anyType": [
+  "⟦",
+  "Åñý ţýpé",
+  "⟧"
+ ],
+ "transactions.customCustomer": [
+  "⟦",
+  "çûšţöm ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "transactions.customer": [
+  "⟦",
+  "Çûšţöméŕ",
+  "⟧"
+ ],
+ "transactions.description": [
+  "⟦",
+  "Pûŕçĥåšéš (ţéšţ möđé åñđ Šţŕîpé), pŕöđûçţš ĝŕåñţéđ ƀý ýöûŕ šéŕvéŕ, îţém qûåñţîţý çĥåñĝéš åñđ ŕéfûñđš, ñéwéšţ fîŕšţ.",
+  "⟧"
+ ],
+ "transactions.filter": [
+  "⟦",
+  "Fîĺţéŕ",
+  "⟧"
+ ],
+ "transactions.filterByCustomer": [
+  "⟦",
+  "Fîĺţéŕ ƀý çûšţöméŕ",
+  "⟧"
+ ],
+ "transactions.grants": [
+  "⟦",
+  "Ĝŕåñţš",
+  "⟧"
+ ],
+ "transactions.itemChanges": [
+  "⟦",
+  "Îţém çĥåñĝéš",
+  "⟧"
+ ],
+ "transactions.none": [
+  "⟦",
+  "Ñö ţŕåñšåçţîöñš.",
+  "⟧"
+ ],
+ "transactions.oneTimePurchase": [
+  "⟦",
+  "Öñé-ţîmé pûŕçĥåšé",
+  "⟧"
+ ],
+ "transactions.pages": [
+  "⟦",
+  "Påĝéš öf ţŕåñšåçţîöñš",
+  "⟧"
+ ],
+ "transactions.purchaseType": [
+  "⟦",
+  "Pûŕçĥåšé ţýpé",
+  "⟧"
+ ],
+ "transactions.purchases": [
+  "⟦",
+  "Pûŕçĥåšéš",
+  "⟧"
+ ],
+ "transactions.refund": [
+  "⟦",
+  "Ŕéfûñđ",
+  "⟧"
+ ],
+ "transactions.refundExplained": [
+  "⟦",
+  [
+   "product"
+  ],
+  " ƀöûĝĥţ ƀý ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " öñ ",
+  [
+   "date"
+  ],
+  " föŕ ",
+  [
+   "amount"
+  ],
+  ". Wĥåţ îţ ĝŕåñţéđ šţöpš çöûñţîñĝ ñöw.",
+  "⟧"
+ ],
+ "transactions.refundOf": [
+  "⟦",
+  "Ŕéfûñđ ",
+  [
+   "product"
+  ],
+  " öf ",
+  [
+   "customer"
+  ],
+  "⟧"
+ ],
+ "transactions.refundOfProduct": [
+  "⟦",
+  "Ŕéfûñđ öf ",
+  [
+   "product"
+  ],
+  "⟧"
+ ],
+ "transactions.refundOfPurchase": [
+  "⟦",
+  "Ŕéfûñđ öf å pûŕçĥåšé",
+  "⟧"
+ ],
+ "transactions.refundPurchaseOf": [
+  "⟦",
+  "Ŕéfûñđ pûŕçĥåšé öf ",
+  [
+   "customer"
+  ],
+  "⟧"
+ ],
+ "transactions.refundTitle": [
+  "⟦",
+  "Ŕéfûñđ å pûŕçĥåšé",
+  "⟧"
+ ],
+ "transactions.refunded": [
+  "⟦",
+  "Ŕéfûñđéđ ",
+  [
+   "product"
+  ],
+  ".",
+  "⟧"
+ ],
+ "transactions.refundedPurchase": [
+  "⟦",
+  "Ŕéfûñđéđ ţĥé pûŕçĥåšé.",
+  "⟧"
+ ],
+ "transactions.refunds": [
+  "⟦",
+  "Ŕéfûñđš",
+  "⟧"
+ ],
+ "transactions.status": [
+  "⟦",
+  "Šţåţûš",
+  "⟧"
+ ],
+ "transactions.statusActive": [
+  "⟦",
+  "åçţîvé",
+  "⟧"
+ ],
+ "transactions.statusCanceled": [
+  "⟦",
+  "çåñçéĺéđ",
+  "⟧"
+ ],
+ "transactions.statusRefunded": [
+  "⟦",
+  "ŕéfûñđéđ",
+  "⟧"
+ ],
+ "transactions.subscription": [
+  "⟦",
+  "Šûƀšçŕîpţîöñ",
+  "⟧"
+ ],
+ "transactions.teamCustomer": [
+  "⟦",
+  "ţéåm ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "transactions.testMode": [
+  "⟦",
+  "ţéšţ möđé",
+  "⟧"
+ ],
+ "transactions.testModeRefund": [
+  "⟦",
+  "Å ţéšţ-möđé pûŕçĥåšé ţööķ ñö möñéý, šö îţš ŕéfûñđ ŕéţûŕñš 0.",
+  "⟧"
+ ],
+ "transactions.type": [
+  "⟦",
+  "Ţýpé",
+  "⟧"
+ ],
+ "transactions.typeGrant": [
+  "⟦",
+  "pŕöđûçţ ĝŕåñţ",
+  "⟧"
+ ],
+ "transactions.typeItemChange": [
+  "⟦",
+  "îţém çĥåñĝé",
+  "⟧"
+ ],
+ "transactions.typePurchase": [
+  "⟦",
+  "pûŕçĥåšé",
+  "⟧"
+ ],
+ "transactions.typeRefund": [
+  "⟦",
+  "ŕéfûñđ",
+  "⟧"
+ ],
+ "transactions.userCustomer": [
+  "⟦",
+  "ûšéŕ ",
+  [
+   "id"
+  ],
+  "⟧"
+ ],
+ "transactions.what": [
+  "⟦",
+  "Wĥåţ",
+  "⟧"
+ ],
+ "transactions.when": [
+  "⟦",
+  "Wĥéñ",
   "⟧"
  ],
  "user.activeOn": [

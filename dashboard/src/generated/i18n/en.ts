@@ -437,6 +437,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "User API keys"
  ],
+ "billing.amountMinor": [
+  "Amount (minor units)"
+ ],
+ "billing.card": [
+  "Card"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", expires ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "Date"
+ ],
+ "billing.defaultMethod": [
+  "Default payment method"
+ ],
+ "billing.details": [
+  "billing details"
+ ],
+ "billing.invoice": [
+  "Invoice"
+ ],
+ "billing.invoiceOn": [
+  "Invoice of ",
+  [
+   "date"
+  ],
+  " on Stripe"
+ ],
+ "billing.invoicePages": [
+  "Pages of invoices"
+ ],
+ "billing.invoices": [
+  "Invoices"
+ ],
+ "billing.methodById": [
+  "Payment method ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "Stripe is not set up for this project: customers have no payment methods or invoices until a Stripe account is connected."
+ ],
+ "billing.noCustomerNote": [
+  "No Stripe customer yet: this customer has not paid or saved a payment method."
+ ],
+ "billing.noInvoices": [
+  "No invoices."
+ ],
+ "billing.noneSaved": [
+  "None saved"
+ ],
+ "billing.status": [
+  "Status"
+ ],
+ "billing.statusDraft": [
+  "draft"
+ ],
+ "billing.statusOpen": [
+  "open"
+ ],
+ "billing.statusPaid": [
+  "paid"
+ ],
+ "billing.statusUncollectible": [
+  "uncollectible"
+ ],
+ "billing.statusVoid": [
+  "void"
+ ],
+ "billing.testModeNote": [
+  "Test mode: purchases go through the test checkout, so no card is saved or charged and Stripe issues no invoices."
+ ],
  "channels.addEmail": [
   "Add email"
  ],
@@ -506,6 +593,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "contact channels"
+ ],
+ "checkout.copy": [
+  "Copy checkout link"
+ ],
+ "checkout.create": [
+  "Create checkout link"
+ ],
+ "checkout.creating": [
+  "Creating…"
+ ],
+ "checkout.open": [
+  "Open checkout"
+ ],
+ "checkout.productToSell": [
+  "Product to sell"
+ ],
+ "checkout.returnUrl": [
+  "Return URL (optional)"
+ ],
+ "checkout.title": [
+  "Checkout link"
+ ],
+ "checkout.valid": [
+  "Valid for 24 hours and one purchase."
  ],
  "claims.description": [
   "Added to the access tokens of every sign-in and refresh (the ones your backend verifies), computed from the user's metadata, selected team and permissions. An expression that fails for a user leaves its claim out; the sign-in still succeeds."
@@ -2180,6 +2291,21 @@ export const messages: Messages = {
  "pager.previous": [
   "Previous page"
  ],
+ "paymentMethods.description": [
+  "The methods Stripe's checkout offers your customers (the account's default configuration)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (not available on this account yet)"
+ ],
+ "paymentMethods.title": [
+  "Payment methods"
+ ],
+ "paymentMethods.what": [
+  "payment methods"
+ ],
  "payments.addAProduct": [
   "Add a product"
  ],
@@ -2556,6 +2682,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "yes"
+ ],
+ "paymentsCustomer.addTo": [
+  "Add to ",
+  [
+   "name"
+  ],
+  " (negative takes away)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "It ends now: what it granted stops counting, except included items that never expire."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "Cancel ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "Cancel product"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "Cancel ",
+  [
+   "name"
+  ],
+  " for this customer?"
+ ],
+ "paymentsCustomer.changeItem": [
+  "Change ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "Change quantity"
+ ],
+ "paymentsCustomer.changing": [
+  "Changing…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "Choose a product"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "Grant product"
+ ],
+ "paymentsCustomer.granted": [
+  "Granted."
+ ],
+ "paymentsCustomer.granting": [
+  "Granting…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "included by default"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  [
+   "name"
+  ],
+  " quantity"
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "Customer items"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "No items of this customer type."
+ ],
+ "paymentsCustomer.noProducts": [
+  "No products."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "Product to grant"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "Customer products"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "Switch ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "Switched from ",
+  [
+   "from"
+  ],
+  " to ",
+  [
+   "to"
+  ],
+  "."
  ],
  "permissions.actions": [
   "Actions"
@@ -3184,6 +3401,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "When no rule decides"
  ],
+ "stripeComponents.label": [
+  "Stripe components"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe could not show ",
+  [
+   "title"
+  ],
+  ": ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Loading Stripe’s components…"
+ ],
+ "stripeComponents.needsKey": [
+  "Stripe's embedded components (onboarding, payments, payouts) show here once the server has its publishable key (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "Notifications"
+ ],
+ "stripeComponents.onboarding": [
+  "Onboarding"
+ ],
+ "stripeComponents.payments": [
+  "Payments on Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "Payouts"
+ ],
+ "switch.chargedOnce": [
+  "Charged now to the default payment method, ",
+  [
+   "method"
+  ],
+  "; a Stripe subscription that bills ",
+  [
+   "from"
+  ],
+  " is canceled once this is paid."
+ ],
+ "switch.chargedRecurring": [
+  "Charged now to the default payment method, ",
+  [
+   "method"
+  ],
+  "; if a Stripe subscription bills ",
+  [
+   "from"
+  ],
+  ", it moves to the new price with prorations."
+ ],
+ "switch.checkingMethod": [
+  "Checking the default payment method…"
+ ],
+ "switch.confirm": [
+  "Switch to ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " ends now and ",
+  [
+   "to"
+  ],
+  " starts."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " ends now and ",
+  [
+   "to"
+  ],
+  " starts at ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " is free: nothing is charged, and a Stripe subscription that billed ",
+  [
+   "from"
+  ],
+  " is canceled."
+ ],
+ "switch.noMethod": [
+  "This customer has no default payment method saved, which Stripe needs to charge the switch."
+ ],
+ "switch.testMode": [
+  "Test mode: nothing is charged."
+ ],
+ "switch.title": [
+  "Switch ",
+  [
+   "from"
+  ],
+  " to another product?"
+ ],
+ "switch.to": [
+  "Switch to"
+ ],
  "team.addMember": [
   "Add member"
  ],
@@ -3402,6 +3739,183 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Team"
+ ],
+ "transactions.aProduct": [
+  "A product"
+ ],
+ "transactions.actions": [
+  "Actions"
+ ],
+ "transactions.all": [
+  "All transactions"
+ ],
+ "transactions.amountToReturn": [
+  "Amount to return (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "Any customer"
+ ],
+ "transactions.anyType": [
+  "Any type"
+ ],
+ "transactions.customCustomer": [
+  "custom ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "Customer"
+ ],
+ "transactions.description": [
+  "Purchases (test mode and Stripe), products granted by your server, item quantity changes and refunds, newest first."
+ ],
+ "transactions.filter": [
+  "Filter"
+ ],
+ "transactions.filterByCustomer": [
+  "Filter by customer"
+ ],
+ "transactions.grants": [
+  "Grants"
+ ],
+ "transactions.itemChanges": [
+  "Item changes"
+ ],
+ "transactions.none": [
+  "No transactions."
+ ],
+ "transactions.oneTimePurchase": [
+  "One-time purchase"
+ ],
+ "transactions.pages": [
+  "Pages of transactions"
+ ],
+ "transactions.purchaseType": [
+  "Purchase type"
+ ],
+ "transactions.purchases": [
+  "Purchases"
+ ],
+ "transactions.refund": [
+  "Refund"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " bought by ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " on ",
+  [
+   "date"
+  ],
+  " for ",
+  [
+   "amount"
+  ],
+  ". What it granted stops counting now."
+ ],
+ "transactions.refundOf": [
+  "Refund ",
+  [
+   "product"
+  ],
+  " of ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  "Refund of ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "Refund of a purchase"
+ ],
+ "transactions.refundPurchaseOf": [
+  "Refund purchase of ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundTitle": [
+  "Refund a purchase"
+ ],
+ "transactions.refunded": [
+  "Refunded ",
+  [
+   "product"
+  ],
+  "."
+ ],
+ "transactions.refundedPurchase": [
+  "Refunded the purchase."
+ ],
+ "transactions.refunds": [
+  "Refunds"
+ ],
+ "transactions.status": [
+  "Status"
+ ],
+ "transactions.statusActive": [
+  "active"
+ ],
+ "transactions.statusCanceled": [
+  "canceled"
+ ],
+ "transactions.statusRefunded": [
+  "refunded"
+ ],
+ "transactions.subscription": [
+  "Subscription"
+ ],
+ "transactions.teamCustomer": [
+  "team ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "test mode"
+ ],
+ "transactions.testModeRefund": [
+  "A test-mode purchase took no money, so its refund returns 0."
+ ],
+ "transactions.type": [
+  "Type"
+ ],
+ "transactions.typeGrant": [
+  "product grant"
+ ],
+ "transactions.typeItemChange": [
+  "item change"
+ ],
+ "transactions.typePurchase": [
+  "purchase"
+ ],
+ "transactions.typeRefund": [
+  "refund"
+ ],
+ "transactions.userCustomer": [
+  "user ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "What"
+ ],
+ "transactions.when": [
+  "When"
  ],
  "user.activeOn": [
   "Active on ",

@@ -437,6 +437,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "Claves de API de usuario"
  ],
+ "billing.amountMinor": [
+  "Importe (unidades menores)"
+ ],
+ "billing.card": [
+  "Tarjeta"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", caduca ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "Fecha"
+ ],
+ "billing.defaultMethod": [
+  "Método de pago predeterminado"
+ ],
+ "billing.details": [
+  "los datos de facturación"
+ ],
+ "billing.invoice": [
+  "Factura"
+ ],
+ "billing.invoiceOn": [
+  "Factura del ",
+  [
+   "date"
+  ],
+  " en Stripe"
+ ],
+ "billing.invoicePages": [
+  "Páginas de facturas"
+ ],
+ "billing.invoices": [
+  "Facturas"
+ ],
+ "billing.methodById": [
+  "Método de pago ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "Stripe no está configurado para este proyecto: los clientes no tienen métodos de pago ni facturas hasta que se conecte una cuenta de Stripe."
+ ],
+ "billing.noCustomerNote": [
+  "Aún no hay cliente de Stripe: este cliente no ha pagado ni guardado un método de pago."
+ ],
+ "billing.noInvoices": [
+  "No hay facturas."
+ ],
+ "billing.noneSaved": [
+  "Ninguno guardado"
+ ],
+ "billing.status": [
+  "Estado"
+ ],
+ "billing.statusDraft": [
+  "borrador"
+ ],
+ "billing.statusOpen": [
+  "abierta"
+ ],
+ "billing.statusPaid": [
+  "pagada"
+ ],
+ "billing.statusUncollectible": [
+  "incobrable"
+ ],
+ "billing.statusVoid": [
+  "anulada"
+ ],
+ "billing.testModeNote": [
+  "Modo de prueba: las compras pasan por el pago de prueba, así que no se guarda ni se cobra ninguna tarjeta y Stripe no emite facturas."
+ ],
  "channels.addEmail": [
   "Añadir correo"
  ],
@@ -506,6 +593,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "canales de contacto"
+ ],
+ "checkout.copy": [
+  "Copiar enlace de pago"
+ ],
+ "checkout.create": [
+  "Crear enlace de pago"
+ ],
+ "checkout.creating": [
+  "Creando…"
+ ],
+ "checkout.open": [
+  "Abrir el pago"
+ ],
+ "checkout.productToSell": [
+  "Producto que vender"
+ ],
+ "checkout.returnUrl": [
+  "URL de retorno (opcional)"
+ ],
+ "checkout.title": [
+  "Enlace de pago"
+ ],
+ "checkout.valid": [
+  "Válido durante 24 horas y para una compra."
  ],
  "claims.description": [
   "Se añaden a los tokens de acceso de cada inicio de sesión y renovación (los que verifica tu backend), calculados a partir de los metadatos, el equipo seleccionado y los permisos del usuario. Una expresión que falla para un usuario omite su claim; el inicio de sesión sigue funcionando."
@@ -2178,6 +2289,21 @@ export const messages: Messages = {
  "pager.previous": [
   "Página anterior"
  ],
+ "paymentMethods.description": [
+  "Los métodos que el pago de Stripe ofrece a tus clientes (la configuración predeterminada de la cuenta)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (aún no disponible en esta cuenta)"
+ ],
+ "paymentMethods.title": [
+  "Métodos de pago"
+ ],
+ "paymentMethods.what": [
+  "los métodos de pago"
+ ],
  "payments.addAProduct": [
   "Añadir un producto"
  ],
@@ -2554,6 +2680,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "sí"
+ ],
+ "paymentsCustomer.addTo": [
+  "Añadir a ",
+  [
+   "name"
+  ],
+  " (negativo resta)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "Termina ahora: lo que concedía deja de contar, salvo los elementos incluidos que nunca caducan."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "Cancelar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "Cancelar producto"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "¿Cancelar ",
+  [
+   "name"
+  ],
+  " para este cliente?"
+ ],
+ "paymentsCustomer.changeItem": [
+  "Cambiar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "Cambiar cantidad"
+ ],
+ "paymentsCustomer.changing": [
+  "Cambiando…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "Elige un producto"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "Conceder producto"
+ ],
+ "paymentsCustomer.granted": [
+  "Concedido."
+ ],
+ "paymentsCustomer.granting": [
+  "Concediendo…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "incluido por defecto"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "Cantidad de ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "Elementos del cliente"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "No hay elementos de este tipo de cliente."
+ ],
+ "paymentsCustomer.noProducts": [
+  "No hay productos."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "Producto que conceder"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "Productos del cliente"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "Cambiar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "Cambiado de ",
+  [
+   "from"
+  ],
+  " a ",
+  [
+   "to"
+  ],
+  "."
  ],
  "permissions.actions": [
   "Acciones"
@@ -3181,6 +3398,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Cuando ninguna regla decide"
  ],
+ "stripeComponents.label": [
+  "Componentes de Stripe"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe no pudo mostrar ",
+  [
+   "title"
+  ],
+  ": ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Cargando los componentes de Stripe…"
+ ],
+ "stripeComponents.needsKey": [
+  "Los componentes integrados de Stripe (alta, pagos, transferencias) aparecen aquí cuando el servidor tiene su clave publicable (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "Notificaciones"
+ ],
+ "stripeComponents.onboarding": [
+  "Alta"
+ ],
+ "stripeComponents.payments": [
+  "Pagos en Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "Transferencias"
+ ],
+ "switch.chargedOnce": [
+  "Se cobra ahora al método de pago predeterminado, ",
+  [
+   "method"
+  ],
+  "; una suscripción de Stripe que factura ",
+  [
+   "from"
+  ],
+  " se cancela cuando se pague."
+ ],
+ "switch.chargedRecurring": [
+  "Se cobra ahora al método de pago predeterminado, ",
+  [
+   "method"
+  ],
+  "; si una suscripción de Stripe factura ",
+  [
+   "from"
+  ],
+  ", pasa al nuevo precio con prorrateo."
+ ],
+ "switch.checkingMethod": [
+  "Comprobando el método de pago predeterminado…"
+ ],
+ "switch.confirm": [
+  "Cambiar a ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " termina ahora y empieza ",
+  [
+   "to"
+  ],
+  "."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " termina ahora y empieza ",
+  [
+   "to"
+  ],
+  " con ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " es gratuito: no se cobra nada y se cancela una suscripción de Stripe que facturaba ",
+  [
+   "from"
+  ],
+  "."
+ ],
+ "switch.noMethod": [
+  "Este cliente no tiene un método de pago predeterminado guardado, que Stripe necesita para cobrar el cambio."
+ ],
+ "switch.testMode": [
+  "Modo de prueba: no se cobra nada."
+ ],
+ "switch.title": [
+  "¿Cambiar ",
+  [
+   "from"
+  ],
+  " por otro producto?"
+ ],
+ "switch.to": [
+  "Cambiar a"
+ ],
  "team.addMember": [
   "Añadir miembro"
  ],
@@ -3399,6 +3736,182 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipo"
+ ],
+ "transactions.aProduct": [
+  "Un producto"
+ ],
+ "transactions.actions": [
+  "Acciones"
+ ],
+ "transactions.all": [
+  "Todas las transacciones"
+ ],
+ "transactions.amountToReturn": [
+  "Importe que devolver (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "Cualquier cliente"
+ ],
+ "transactions.anyType": [
+  "Cualquier tipo"
+ ],
+ "transactions.customCustomer": [
+  "cliente propio ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "Cliente"
+ ],
+ "transactions.description": [
+  "Compras (modo de prueba y Stripe), productos concedidos por tu servidor, cambios de cantidad de elementos y reembolsos, los más recientes primero."
+ ],
+ "transactions.filter": [
+  "Filtrar"
+ ],
+ "transactions.filterByCustomer": [
+  "Filtrar por cliente"
+ ],
+ "transactions.grants": [
+  "Concesiones"
+ ],
+ "transactions.itemChanges": [
+  "Cambios de elementos"
+ ],
+ "transactions.none": [
+  "No hay transacciones."
+ ],
+ "transactions.oneTimePurchase": [
+  "Compra única"
+ ],
+ "transactions.pages": [
+  "Páginas de transacciones"
+ ],
+ "transactions.purchaseType": [
+  "Tipo de compra"
+ ],
+ "transactions.purchases": [
+  "Compras"
+ ],
+ "transactions.refund": [
+  "Reembolsar"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " comprado por ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " el ",
+  [
+   "date"
+  ],
+  " por ",
+  [
+   "amount"
+  ],
+  ". Lo que concedía deja de contar ahora."
+ ],
+ "transactions.refundOf": [
+  "Reembolsar ",
+  [
+   "product"
+  ],
+  " de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  "Reembolso de ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "Reembolso de una compra"
+ ],
+ "transactions.refundPurchaseOf": [
+  "Reembolsar la compra de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundTitle": [
+  "Reembolsar una compra"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  " reembolsado."
+ ],
+ "transactions.refundedPurchase": [
+  "Compra reembolsada."
+ ],
+ "transactions.refunds": [
+  "Reembolsos"
+ ],
+ "transactions.status": [
+  "Estado"
+ ],
+ "transactions.statusActive": [
+  "activo"
+ ],
+ "transactions.statusCanceled": [
+  "cancelado"
+ ],
+ "transactions.statusRefunded": [
+  "reembolsado"
+ ],
+ "transactions.subscription": [
+  "Suscripción"
+ ],
+ "transactions.teamCustomer": [
+  "equipo ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "modo de prueba"
+ ],
+ "transactions.testModeRefund": [
+  "Una compra en modo de prueba no cobró dinero, así que su reembolso devuelve 0."
+ ],
+ "transactions.type": [
+  "Tipo"
+ ],
+ "transactions.typeGrant": [
+  "concesión de producto"
+ ],
+ "transactions.typeItemChange": [
+  "cambio de elemento"
+ ],
+ "transactions.typePurchase": [
+  "compra"
+ ],
+ "transactions.typeRefund": [
+  "reembolso"
+ ],
+ "transactions.userCustomer": [
+  "usuario ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "Qué"
+ ],
+ "transactions.when": [
+  "Cuándo"
  ],
  "user.activeOn": [
   "Activo ",

@@ -437,6 +437,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "Clés d’API des utilisateurs"
  ],
+ "billing.amountMinor": [
+  "Montant (unités mineures)"
+ ],
+ "billing.card": [
+  "Carte"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", expire ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "Date d’émission"
+ ],
+ "billing.defaultMethod": [
+  "Moyen de paiement par défaut"
+ ],
+ "billing.details": [
+  "les informations de facturation"
+ ],
+ "billing.invoice": [
+  "Facture"
+ ],
+ "billing.invoiceOn": [
+  "Facture du ",
+  [
+   "date"
+  ],
+  " sur Stripe"
+ ],
+ "billing.invoicePages": [
+  "Pages de factures"
+ ],
+ "billing.invoices": [
+  "Factures"
+ ],
+ "billing.methodById": [
+  "Moyen de paiement ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "Stripe n’est pas configuré pour ce projet : les clients n’ont ni moyens de paiement ni factures tant qu’aucun compte Stripe n’est connecté."
+ ],
+ "billing.noCustomerNote": [
+  "Pas encore de client Stripe : ce client n’a ni payé ni enregistré de moyen de paiement."
+ ],
+ "billing.noInvoices": [
+  "Aucune facture."
+ ],
+ "billing.noneSaved": [
+  "Aucun enregistré"
+ ],
+ "billing.status": [
+  "Statut"
+ ],
+ "billing.statusDraft": [
+  "brouillon"
+ ],
+ "billing.statusOpen": [
+  "ouverte"
+ ],
+ "billing.statusPaid": [
+  "payée"
+ ],
+ "billing.statusUncollectible": [
+  "irrécouvrable"
+ ],
+ "billing.statusVoid": [
+  "annulée"
+ ],
+ "billing.testModeNote": [
+  "Mode test : les achats passent par le paiement de test, aucune carte n’est donc enregistrée ni débitée et Stripe n’émet aucune facture."
+ ],
  "channels.addEmail": [
   "Ajouter l’e-mail"
  ],
@@ -506,6 +593,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "moyens de contact"
+ ],
+ "checkout.copy": [
+  "Copier le lien de paiement"
+ ],
+ "checkout.create": [
+  "Créer un lien de paiement"
+ ],
+ "checkout.creating": [
+  "Création…"
+ ],
+ "checkout.open": [
+  "Ouvrir le paiement"
+ ],
+ "checkout.productToSell": [
+  "Produit à vendre"
+ ],
+ "checkout.returnUrl": [
+  "URL de retour (facultative)"
+ ],
+ "checkout.title": [
+  "Lien de paiement"
+ ],
+ "checkout.valid": [
+  "Valable 24 heures et pour un achat."
  ],
  "claims.description": [
   "Ajoutés aux jetons d’accès de chaque connexion et renouvellement (ceux que vérifie votre backend), calculés à partir des métadonnées, de l’équipe choisie et des autorisations de l’utilisateur. Une expression qui échoue pour un utilisateur omet son claim ; la connexion réussit quand même."
@@ -2178,6 +2289,21 @@ export const messages: Messages = {
  "pager.previous": [
   "Page précédente"
  ],
+ "paymentMethods.description": [
+  "Les moyens que le paiement Stripe propose à vos clients (la configuration par défaut du compte)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (pas encore disponible sur ce compte)"
+ ],
+ "paymentMethods.title": [
+  "Moyens de paiement"
+ ],
+ "paymentMethods.what": [
+  "les moyens de paiement"
+ ],
  "payments.addAProduct": [
   "Ajouter un produit"
  ],
@@ -2554,6 +2680,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "oui"
+ ],
+ "paymentsCustomer.addTo": [
+  "Ajouter à ",
+  [
+   "name"
+  ],
+  " (négatif retire)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "Il prend fin maintenant : ce qu’il accordait ne compte plus, sauf les éléments inclus qui n’expirent jamais."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "Annuler ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "Annuler le produit"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "Annuler ",
+  [
+   "name"
+  ],
+  " pour ce client ?"
+ ],
+ "paymentsCustomer.changeItem": [
+  "Modifier ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "Modifier la quantité"
+ ],
+ "paymentsCustomer.changing": [
+  "Modification…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "Choisir un produit"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "Attribuer le produit"
+ ],
+ "paymentsCustomer.granted": [
+  "Attribué."
+ ],
+ "paymentsCustomer.granting": [
+  "Attribution…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "inclus par défaut"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "Quantité de ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "Éléments du client"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "Aucun élément pour ce type de client."
+ ],
+ "paymentsCustomer.noProducts": [
+  "Aucun produit."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "Produit à attribuer"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "Produits du client"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "Changer ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "Passé de ",
+  [
+   "from"
+  ],
+  " à ",
+  [
+   "to"
+  ],
+  "."
  ],
  "permissions.actions": [
   "Opérations"
@@ -3180,6 +3397,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Quand aucune règle ne tranche"
  ],
+ "stripeComponents.label": [
+  "Composants Stripe"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe n’a pas pu afficher ",
+  [
+   "title"
+  ],
+  " : ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Chargement des composants Stripe…"
+ ],
+ "stripeComponents.needsKey": [
+  "Les composants intégrés de Stripe (intégration, paiements, virements) s’affichent ici dès que le serveur a sa clé publiable (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "Notifications"
+ ],
+ "stripeComponents.onboarding": [
+  "Intégration"
+ ],
+ "stripeComponents.payments": [
+  "Paiements sur Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "Virements"
+ ],
+ "switch.chargedOnce": [
+  "Débité maintenant sur le moyen de paiement par défaut, ",
+  [
+   "method"
+  ],
+  " ; un abonnement Stripe qui facture ",
+  [
+   "from"
+  ],
+  " est annulé une fois ce paiement effectué."
+ ],
+ "switch.chargedRecurring": [
+  "Débité maintenant sur le moyen de paiement par défaut, ",
+  [
+   "method"
+  ],
+  " ; si un abonnement Stripe facture ",
+  [
+   "from"
+  ],
+  ", il passe au nouveau prix au prorata."
+ ],
+ "switch.checkingMethod": [
+  "Vérification du moyen de paiement par défaut…"
+ ],
+ "switch.confirm": [
+  "Passer à ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " prend fin maintenant et ",
+  [
+   "to"
+  ],
+  " commence."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " prend fin maintenant et ",
+  [
+   "to"
+  ],
+  " commence à ",
+  [
+   "priceId"
+  ],
+  " : ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " est gratuit : rien n’est facturé, et un abonnement Stripe qui facturait ",
+  [
+   "from"
+  ],
+  " est annulé."
+ ],
+ "switch.noMethod": [
+  "Ce client n’a aucun moyen de paiement par défaut enregistré, dont Stripe a besoin pour facturer le changement."
+ ],
+ "switch.testMode": [
+  "Mode test : rien n’est facturé."
+ ],
+ "switch.title": [
+  "Changer ",
+  [
+   "from"
+  ],
+  " pour un autre produit ?"
+ ],
+ "switch.to": [
+  "Passer à"
+ ],
  "team.addMember": [
   "Ajouter le membre"
  ],
@@ -3398,6 +3735,182 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Équipe"
+ ],
+ "transactions.aProduct": [
+  "Un produit"
+ ],
+ "transactions.actions": [
+  "Commandes"
+ ],
+ "transactions.all": [
+  "Toutes les transactions"
+ ],
+ "transactions.amountToReturn": [
+  "Montant à rendre (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "Tous les clients"
+ ],
+ "transactions.anyType": [
+  "Tous les types"
+ ],
+ "transactions.customCustomer": [
+  "client personnalisé ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "Client"
+ ],
+ "transactions.description": [
+  "Achats (mode test et Stripe), produits attribués par votre serveur, changements de quantité d’éléments et remboursements, les plus récents d’abord."
+ ],
+ "transactions.filter": [
+  "Filtrer"
+ ],
+ "transactions.filterByCustomer": [
+  "Filtrer par client"
+ ],
+ "transactions.grants": [
+  "Attributions"
+ ],
+ "transactions.itemChanges": [
+  "Changements d’éléments"
+ ],
+ "transactions.none": [
+  "Aucune transaction."
+ ],
+ "transactions.oneTimePurchase": [
+  "Achat unique"
+ ],
+ "transactions.pages": [
+  "Pages de transactions"
+ ],
+ "transactions.purchaseType": [
+  "Type d’achat"
+ ],
+ "transactions.purchases": [
+  "Achats"
+ ],
+ "transactions.refund": [
+  "Rembourser"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " acheté par ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " le ",
+  [
+   "date"
+  ],
+  " pour ",
+  [
+   "amount"
+  ],
+  ". Ce qu’il accordait cesse de compter maintenant."
+ ],
+ "transactions.refundOf": [
+  "Rembourser ",
+  [
+   "product"
+  ],
+  " de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  "Remboursement de ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "Remboursement d’un achat"
+ ],
+ "transactions.refundPurchaseOf": [
+  "Rembourser l’achat de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundTitle": [
+  "Rembourser un achat"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  " remboursé."
+ ],
+ "transactions.refundedPurchase": [
+  "Achat remboursé."
+ ],
+ "transactions.refunds": [
+  "Remboursements"
+ ],
+ "transactions.status": [
+  "Statut"
+ ],
+ "transactions.statusActive": [
+  "actif"
+ ],
+ "transactions.statusCanceled": [
+  "annulé"
+ ],
+ "transactions.statusRefunded": [
+  "remboursé"
+ ],
+ "transactions.subscription": [
+  "Abonnement"
+ ],
+ "transactions.teamCustomer": [
+  "équipe ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "mode test"
+ ],
+ "transactions.testModeRefund": [
+  "Un achat en mode test n’a rien coûté, son remboursement rend donc 0."
+ ],
+ "transactions.type": [
+  "Type de transaction"
+ ],
+ "transactions.typeGrant": [
+  "attribution de produit"
+ ],
+ "transactions.typeItemChange": [
+  "changement d’élément"
+ ],
+ "transactions.typePurchase": [
+  "achat"
+ ],
+ "transactions.typeRefund": [
+  "remboursement"
+ ],
+ "transactions.userCustomer": [
+  "utilisateur ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "Quoi"
+ ],
+ "transactions.when": [
+  "Quand"
  ],
  "user.activeOn": [
   "Actif ",

@@ -417,6 +417,92 @@ export const messages: Messages = {
  "auth.userKeys": [
   "ユーザー API キー"
  ],
+ "billing.amountMinor": [
+  "金額(最小単位)"
+ ],
+ "billing.card": [
+  "カード"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  "、有効期限 ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "日付"
+ ],
+ "billing.defaultMethod": [
+  "デフォルトの支払い方法"
+ ],
+ "billing.details": [
+  "請求情報"
+ ],
+ "billing.invoice": [
+  "請求書"
+ ],
+ "billing.invoiceOn": [
+  [
+   "date"
+  ],
+  " の Stripe 上の請求書"
+ ],
+ "billing.invoicePages": [
+  "請求書のページ"
+ ],
+ "billing.invoices": [
+  "請求書"
+ ],
+ "billing.methodById": [
+  "支払い方法 ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "このプロジェクトでは Stripe が設定されていません。Stripe アカウントを接続するまで、顧客には支払い方法も請求書もありません。"
+ ],
+ "billing.noCustomerNote": [
+  "Stripe の顧客はまだありません。この顧客は支払いも支払い方法の保存もしていません。"
+ ],
+ "billing.noInvoices": [
+  "請求書はありません。"
+ ],
+ "billing.noneSaved": [
+  "保存されていません"
+ ],
+ "billing.status": [
+  "ステータス"
+ ],
+ "billing.statusDraft": [
+  "下書き"
+ ],
+ "billing.statusOpen": [
+  "未払い"
+ ],
+ "billing.statusPaid": [
+  "支払済み"
+ ],
+ "billing.statusUncollectible": [
+  "回収不能"
+ ],
+ "billing.statusVoid": [
+  "無効"
+ ],
+ "billing.testModeNote": [
+  "テストモード: 購入はテスト用チェックアウトを通るため、カードは保存も請求もされず、Stripe は請求書を発行しません。"
+ ],
  "channels.addEmail": [
   "メールを追加"
  ],
@@ -485,6 +571,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "連絡先"
+ ],
+ "checkout.copy": [
+  "チェックアウトリンクをコピー"
+ ],
+ "checkout.create": [
+  "チェックアウトリンクを作成"
+ ],
+ "checkout.creating": [
+  "作成中…"
+ ],
+ "checkout.open": [
+  "チェックアウトを開く"
+ ],
+ "checkout.productToSell": [
+  "販売する商品"
+ ],
+ "checkout.returnUrl": [
+  "戻り先 URL(任意)"
+ ],
+ "checkout.title": [
+  "チェックアウトリンク"
+ ],
+ "checkout.valid": [
+  "有効期間は 24 時間、購入 1 回分です。"
  ],
  "claims.description": [
   "すべてのサインインと更新のアクセストークン(バックエンドが検証するもの)に追加され、ユーザーのメタデータ、選択中のチーム、権限から計算されます。あるユーザーで失敗した式のクレームは省かれ、サインインは成功します。"
@@ -2117,6 +2227,21 @@ export const messages: Messages = {
  "pager.previous": [
   "前のページ"
  ],
+ "paymentMethods.description": [
+  "Stripe のチェックアウトが顧客に提示する方法(アカウントのデフォルト設定)。"
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  "(このアカウントではまだ利用できません)"
+ ],
+ "paymentMethods.title": [
+  "支払い方法"
+ ],
+ "paymentMethods.what": [
+  "支払い方法"
+ ],
  "payments.addAProduct": [
   "商品を追加"
  ],
@@ -2483,6 +2608,95 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "はい"
+ ],
+ "paymentsCustomer.addTo": [
+  [
+   "name"
+  ],
+  " に追加(負の値で減らす)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "今すぐ終了します。付与されていた分は数えられなくなります(期限のない付属アイテムを除く)。"
+ ],
+ "paymentsCustomer.cancelNamed": [
+  [
+   "name"
+  ],
+  " を解約"
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "商品を解約"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "この顧客の ",
+  [
+   "name"
+  ],
+  " を解約しますか?"
+ ],
+ "paymentsCustomer.changeItem": [
+  [
+   "name"
+  ],
+  " を変更"
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "数量を変更"
+ ],
+ "paymentsCustomer.changing": [
+  "変更中…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "商品を選択"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "商品を付与"
+ ],
+ "paymentsCustomer.granted": [
+  "付与しました。"
+ ],
+ "paymentsCustomer.granting": [
+  "付与中…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "デフォルトで付属"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  [
+   "name"
+  ],
+  " の数量"
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "顧客のアイテム"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "この顧客タイプのアイテムはありません。"
+ ],
+ "paymentsCustomer.noProducts": [
+  "商品はありません。"
+ ],
+ "paymentsCustomer.productToGrant": [
+  "付与する商品"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "顧客の商品"
+ ],
+ "paymentsCustomer.switchNamed": [
+  [
+   "name"
+  ],
+  " を切り替え"
+ ],
+ "paymentsCustomer.switched": [
+  [
+   "from"
+  ],
+  " から ",
+  [
+   "to"
+  ],
+  " に切り替えました。"
  ],
  "permissions.actions": [
   "操作"
@@ -3095,6 +3309,125 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "どのルールも決定しないとき"
  ],
+ "stripeComponents.label": [
+  "Stripe のコンポーネント"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe は ",
+  [
+   "title"
+  ],
+  " を表示できませんでした: ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Stripe のコンポーネントを読み込み中…"
+ ],
+ "stripeComponents.needsKey": [
+  "サーバーに公開可能キー(",
+  [
+   "setting"
+  ],
+  ")が設定されると、Stripe の埋め込みコンポーネント(オンボーディング、支払い、入金)がここに表示されます。"
+ ],
+ "stripeComponents.notifications": [
+  "通知"
+ ],
+ "stripeComponents.onboarding": [
+  "オンボーディング"
+ ],
+ "stripeComponents.payments": [
+  "Stripe 上の支払い"
+ ],
+ "stripeComponents.payouts": [
+  "入金"
+ ],
+ "switch.chargedOnce": [
+  "デフォルトの支払い方法 ",
+  [
+   "method"
+  ],
+  " に今すぐ請求されます。支払いが済むと、",
+  [
+   "from"
+  ],
+  " を請求している Stripe のサブスクリプションは解約されます。"
+ ],
+ "switch.chargedRecurring": [
+  "デフォルトの支払い方法 ",
+  [
+   "method"
+  ],
+  " に今すぐ請求されます。",
+  [
+   "from"
+  ],
+  " を請求している Stripe のサブスクリプションがあれば、日割りで新しい価格に移行します。"
+ ],
+ "switch.checkingMethod": [
+  "デフォルトの支払い方法を確認中…"
+ ],
+ "switch.confirm": [
+  [
+   "to"
+  ],
+  " に切り替え"
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " は今終了し、",
+  [
+   "to"
+  ],
+  " が始まります。"
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " は今終了し、",
+  [
+   "to"
+  ],
+  " が ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  " で始まります。"
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " は無料です。何も請求されず、",
+  [
+   "from"
+  ],
+  " を請求していた Stripe のサブスクリプションは解約されます。"
+ ],
+ "switch.noMethod": [
+  "この顧客にはデフォルトの支払い方法が保存されていません。Stripe が切り替えを請求するには必要です。"
+ ],
+ "switch.testMode": [
+  "テストモード: 何も請求されません。"
+ ],
+ "switch.title": [
+  [
+   "from"
+  ],
+  " を別の商品に切り替えますか?"
+ ],
+ "switch.to": [
+  "切り替え先"
+ ],
  "team.addMember": [
   "メンバーを追加"
  ],
@@ -3312,6 +3645,182 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "チーム"
+ ],
+ "transactions.aProduct": [
+  "商品"
+ ],
+ "transactions.actions": [
+  "操作"
+ ],
+ "transactions.all": [
+  "すべての取引"
+ ],
+ "transactions.amountToReturn": [
+  "返金額(USD)"
+ ],
+ "transactions.anyCustomer": [
+  "すべての顧客"
+ ],
+ "transactions.anyType": [
+  "すべての種類"
+ ],
+ "transactions.customCustomer": [
+  "カスタム ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "顧客"
+ ],
+ "transactions.description": [
+  "購入(テストモードと Stripe)、サーバーが付与した商品、アイテム数量の変更、返金。新しい順。"
+ ],
+ "transactions.filter": [
+  "絞り込む"
+ ],
+ "transactions.filterByCustomer": [
+  "顧客で絞り込む"
+ ],
+ "transactions.grants": [
+  "付与"
+ ],
+ "transactions.itemChanges": [
+  "アイテムの変更"
+ ],
+ "transactions.none": [
+  "取引はありません。"
+ ],
+ "transactions.oneTimePurchase": [
+  "一回限りの購入"
+ ],
+ "transactions.pages": [
+  "取引のページ"
+ ],
+ "transactions.purchaseType": [
+  "購入の種類"
+ ],
+ "transactions.purchases": [
+  "購入"
+ ],
+ "transactions.refund": [
+  "返金"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " は ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " が ",
+  [
+   "date"
+  ],
+  " に ",
+  [
+   "amount"
+  ],
+  " で購入しました。付与された分は今から数えられなくなります。"
+ ],
+ "transactions.refundOf": [
+  [
+   "customer"
+  ],
+  " の ",
+  [
+   "product"
+  ],
+  " を返金"
+ ],
+ "transactions.refundOfProduct": [
+  [
+   "product"
+  ],
+  " の返金"
+ ],
+ "transactions.refundOfPurchase": [
+  "購入の返金"
+ ],
+ "transactions.refundPurchaseOf": [
+  [
+   "customer"
+  ],
+  " の購入を返金"
+ ],
+ "transactions.refundTitle": [
+  "購入を返金"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  " を返金しました。"
+ ],
+ "transactions.refundedPurchase": [
+  "購入を返金しました。"
+ ],
+ "transactions.refunds": [
+  "返金"
+ ],
+ "transactions.status": [
+  "ステータス"
+ ],
+ "transactions.statusActive": [
+  "有効"
+ ],
+ "transactions.statusCanceled": [
+  "解約済み"
+ ],
+ "transactions.statusRefunded": [
+  "返金済み"
+ ],
+ "transactions.subscription": [
+  "サブスクリプション"
+ ],
+ "transactions.teamCustomer": [
+  "チーム ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "テストモード"
+ ],
+ "transactions.testModeRefund": [
+  "テストモードの購入では代金が発生していないため、返金額は 0 です。"
+ ],
+ "transactions.type": [
+  "種類"
+ ],
+ "transactions.typeGrant": [
+  "商品の付与"
+ ],
+ "transactions.typeItemChange": [
+  "アイテムの変更"
+ ],
+ "transactions.typePurchase": [
+  "購入"
+ ],
+ "transactions.typeRefund": [
+  "返金"
+ ],
+ "transactions.userCustomer": [
+  "ユーザー ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "内容"
+ ],
+ "transactions.when": [
+  "日時"
  ],
  "user.activeOn": [
   "過去30日間のうち ",

@@ -417,6 +417,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "사용자 API 키"
  ],
+ "billing.amountMinor": [
+  "금액(최소 단위)"
+ ],
+ "billing.card": [
+  "카드"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", 만료 ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "날짜"
+ ],
+ "billing.defaultMethod": [
+  "기본 결제 수단"
+ ],
+ "billing.details": [
+  "청구 정보"
+ ],
+ "billing.invoice": [
+  "인보이스"
+ ],
+ "billing.invoiceOn": [
+  "Stripe의 ",
+  [
+   "date"
+  ],
+  " 인보이스"
+ ],
+ "billing.invoicePages": [
+  "인보이스 페이지"
+ ],
+ "billing.invoices": [
+  "인보이스"
+ ],
+ "billing.methodById": [
+  "결제 수단 ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "이 프로젝트에는 Stripe가 설정되지 않았습니다. Stripe 계정을 연결할 때까지 고객에게 결제 수단이나 인보이스가 없습니다."
+ ],
+ "billing.noCustomerNote": [
+  "아직 Stripe 고객이 없습니다. 이 고객은 결제하거나 결제 수단을 저장하지 않았습니다."
+ ],
+ "billing.noInvoices": [
+  "인보이스가 없습니다."
+ ],
+ "billing.noneSaved": [
+  "저장된 항목 없음"
+ ],
+ "billing.status": [
+  "상태"
+ ],
+ "billing.statusDraft": [
+  "초안"
+ ],
+ "billing.statusOpen": [
+  "미결"
+ ],
+ "billing.statusPaid": [
+  "결제됨"
+ ],
+ "billing.statusUncollectible": [
+  "회수 불가"
+ ],
+ "billing.statusVoid": [
+  "무효"
+ ],
+ "billing.testModeNote": [
+  "테스트 모드: 구매가 테스트 결제를 거치므로 카드가 저장되거나 청구되지 않으며 Stripe는 인보이스를 발행하지 않습니다."
+ ],
  "channels.addEmail": [
   "이메일 추가"
  ],
@@ -485,6 +572,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "연락 수단"
+ ],
+ "checkout.copy": [
+  "결제 링크 복사"
+ ],
+ "checkout.create": [
+  "결제 링크 만들기"
+ ],
+ "checkout.creating": [
+  "만드는 중…"
+ ],
+ "checkout.open": [
+  "결제 열기"
+ ],
+ "checkout.productToSell": [
+  "판매할 상품"
+ ],
+ "checkout.returnUrl": [
+  "반환 URL(선택)"
+ ],
+ "checkout.title": [
+  "결제 링크"
+ ],
+ "checkout.valid": [
+  "24시간 동안 한 번의 구매에 유효합니다."
  ],
  "claims.description": [
   "모든 로그인과 갱신의 액세스 토큰(백엔드가 검증하는 토큰)에 추가되며, 사용자의 메타데이터, 선택한 팀, 권한으로 계산됩니다. 어떤 사용자에게서 실패한 식은 해당 클레임을 빼고, 로그인은 그대로 성공합니다."
@@ -2119,6 +2230,21 @@ export const messages: Messages = {
  "pager.previous": [
   "이전 페이지"
  ],
+ "paymentMethods.description": [
+  "Stripe 결제가 고객에게 제공하는 수단(계정의 기본 구성)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  "(이 계정에서는 아직 사용할 수 없음)"
+ ],
+ "paymentMethods.title": [
+  "결제 수단"
+ ],
+ "paymentMethods.what": [
+  "결제 수단"
+ ],
  "payments.addAProduct": [
   "상품 추가"
  ],
@@ -2485,6 +2611,95 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "예"
+ ],
+ "paymentsCustomer.addTo": [
+  [
+   "name"
+  ],
+  "에 추가(음수는 차감)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "지금 종료됩니다. 부여된 것은 더 이상 계산되지 않습니다(만료되지 않는 포함 항목 제외)."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  [
+   "name"
+  ],
+  " 해지"
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "상품 해지"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "이 고객의 ",
+  [
+   "name"
+  ],
+  "을(를) 해지할까요?"
+ ],
+ "paymentsCustomer.changeItem": [
+  [
+   "name"
+  ],
+  " 변경"
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "수량 변경"
+ ],
+ "paymentsCustomer.changing": [
+  "변경 중…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "상품 선택"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "상품 부여"
+ ],
+ "paymentsCustomer.granted": [
+  "부여했습니다."
+ ],
+ "paymentsCustomer.granting": [
+  "부여 중…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "기본 포함"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  [
+   "name"
+  ],
+  " 수량"
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "고객 항목"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "이 고객 유형의 항목이 없습니다."
+ ],
+ "paymentsCustomer.noProducts": [
+  "상품이 없습니다."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "부여할 상품"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "고객 상품"
+ ],
+ "paymentsCustomer.switchNamed": [
+  [
+   "name"
+  ],
+  " 전환"
+ ],
+ "paymentsCustomer.switched": [
+  [
+   "from"
+  ],
+  "에서 ",
+  [
+   "to"
+  ],
+  "(으)로 전환했습니다."
  ],
  "permissions.actions": [
   "작업"
@@ -3100,6 +3315,125 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "어떤 규칙도 결정하지 않을 때"
  ],
+ "stripeComponents.label": [
+  "Stripe 구성 요소"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe가 ",
+  [
+   "title"
+  ],
+  "을(를) 표시하지 못했습니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Stripe 구성 요소 불러오는 중…"
+ ],
+ "stripeComponents.needsKey": [
+  "서버에 게시 가능 키(",
+  [
+   "setting"
+  ],
+  ")가 있으면 Stripe의 임베디드 구성 요소(온보딩, 결제, 정산)가 여기에 표시됩니다."
+ ],
+ "stripeComponents.notifications": [
+  "알림"
+ ],
+ "stripeComponents.onboarding": [
+  "온보딩"
+ ],
+ "stripeComponents.payments": [
+  "Stripe 결제"
+ ],
+ "stripeComponents.payouts": [
+  "정산"
+ ],
+ "switch.chargedOnce": [
+  "지금 기본 결제 수단 ",
+  [
+   "method"
+  ],
+  "(으)로 청구됩니다. 결제가 완료되면 ",
+  [
+   "from"
+  ],
+  "을(를) 청구하는 Stripe 구독은 해지됩니다."
+ ],
+ "switch.chargedRecurring": [
+  "지금 기본 결제 수단 ",
+  [
+   "method"
+  ],
+  "(으)로 청구됩니다. ",
+  [
+   "from"
+  ],
+  "을(를) 청구하는 Stripe 구독이 있으면 일할 계산으로 새 가격으로 옮겨집니다."
+ ],
+ "switch.checkingMethod": [
+  "기본 결제 수단 확인 중…"
+ ],
+ "switch.confirm": [
+  [
+   "to"
+  ],
+  "(으)로 전환"
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  "은(는) 지금 종료되고 ",
+  [
+   "to"
+  ],
+  "이(가) 시작됩니다."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  "은(는) 지금 종료되고 ",
+  [
+   "to"
+  ],
+  "이(가) ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "(으)로 시작됩니다."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  "은(는) 무료입니다. 아무것도 청구되지 않으며 ",
+  [
+   "from"
+  ],
+  "을(를) 청구하던 Stripe 구독은 해지됩니다."
+ ],
+ "switch.noMethod": [
+  "이 고객에게는 Stripe가 전환 요금을 청구하는 데 필요한 기본 결제 수단이 저장되어 있지 않습니다."
+ ],
+ "switch.testMode": [
+  "테스트 모드: 아무것도 청구되지 않습니다."
+ ],
+ "switch.title": [
+  [
+   "from"
+  ],
+  "을(를) 다른 상품으로 전환할까요?"
+ ],
+ "switch.to": [
+  "전환할 상품"
+ ],
  "team.addMember": [
   "멤버 추가"
  ],
@@ -3317,6 +3651,182 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "팀"
+ ],
+ "transactions.aProduct": [
+  "상품"
+ ],
+ "transactions.actions": [
+  "작업"
+ ],
+ "transactions.all": [
+  "모든 거래"
+ ],
+ "transactions.amountToReturn": [
+  "환불 금액(USD)"
+ ],
+ "transactions.anyCustomer": [
+  "모든 고객"
+ ],
+ "transactions.anyType": [
+  "모든 유형"
+ ],
+ "transactions.customCustomer": [
+  "사용자 지정 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "고객"
+ ],
+ "transactions.description": [
+  "구매(테스트 모드 및 Stripe), 서버가 부여한 상품, 항목 수량 변경 및 환불, 최신순."
+ ],
+ "transactions.filter": [
+  "필터"
+ ],
+ "transactions.filterByCustomer": [
+  "고객별 필터"
+ ],
+ "transactions.grants": [
+  "부여"
+ ],
+ "transactions.itemChanges": [
+  "항목 변경"
+ ],
+ "transactions.none": [
+  "거래가 없습니다."
+ ],
+ "transactions.oneTimePurchase": [
+  "일회성 구매"
+ ],
+ "transactions.pages": [
+  "거래 페이지"
+ ],
+ "transactions.purchaseType": [
+  "구매 유형"
+ ],
+ "transactions.purchases": [
+  "구매"
+ ],
+ "transactions.refund": [
+  "환불"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  "은(는) ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  "이(가) ",
+  [
+   "date"
+  ],
+  "에 ",
+  [
+   "amount"
+  ],
+  "에 구매했습니다. 부여된 것은 지금부터 계산되지 않습니다."
+ ],
+ "transactions.refundOf": [
+  [
+   "customer"
+  ],
+  "의 ",
+  [
+   "product"
+  ],
+  " 환불"
+ ],
+ "transactions.refundOfProduct": [
+  [
+   "product"
+  ],
+  " 환불"
+ ],
+ "transactions.refundOfPurchase": [
+  "구매 환불"
+ ],
+ "transactions.refundPurchaseOf": [
+  [
+   "customer"
+  ],
+  "의 구매 환불"
+ ],
+ "transactions.refundTitle": [
+  "구매 환불"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  "을(를) 환불했습니다."
+ ],
+ "transactions.refundedPurchase": [
+  "구매를 환불했습니다."
+ ],
+ "transactions.refunds": [
+  "환불"
+ ],
+ "transactions.status": [
+  "상태"
+ ],
+ "transactions.statusActive": [
+  "활성"
+ ],
+ "transactions.statusCanceled": [
+  "해지됨"
+ ],
+ "transactions.statusRefunded": [
+  "환불됨"
+ ],
+ "transactions.subscription": [
+  "구독"
+ ],
+ "transactions.teamCustomer": [
+  "팀 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "테스트 모드"
+ ],
+ "transactions.testModeRefund": [
+  "테스트 모드 구매는 비용이 청구되지 않았으므로 환불 금액은 0입니다."
+ ],
+ "transactions.type": [
+  "유형"
+ ],
+ "transactions.typeGrant": [
+  "상품 부여"
+ ],
+ "transactions.typeItemChange": [
+  "항목 변경"
+ ],
+ "transactions.typePurchase": [
+  "구매"
+ ],
+ "transactions.typeRefund": [
+  "환불"
+ ],
+ "transactions.userCustomer": [
+  "사용자 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "내용"
+ ],
+ "transactions.when": [
+  "일시"
  ],
  "user.activeOn": [
   "최근 30일 중 ",

@@ -437,6 +437,93 @@ export const messages: Messages = {
  "auth.userKeys": [
   "Chaves de API de usuário"
  ],
+ "billing.amountMinor": [
+  "Valor (unidades menores)"
+ ],
+ "billing.card": [
+  "Cartão"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ", expira em ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "Data"
+ ],
+ "billing.defaultMethod": [
+  "Forma de pagamento padrão"
+ ],
+ "billing.details": [
+  "os dados de cobrança"
+ ],
+ "billing.invoice": [
+  "Fatura"
+ ],
+ "billing.invoiceOn": [
+  "Fatura de ",
+  [
+   "date"
+  ],
+  " no Stripe"
+ ],
+ "billing.invoicePages": [
+  "Páginas de faturas"
+ ],
+ "billing.invoices": [
+  "Faturas"
+ ],
+ "billing.methodById": [
+  "Forma de pagamento ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "O Stripe não está configurado neste projeto: os clientes não têm formas de pagamento nem faturas até que uma conta Stripe seja conectada."
+ ],
+ "billing.noCustomerNote": [
+  "Ainda não há cliente Stripe: este cliente não pagou nem salvou uma forma de pagamento."
+ ],
+ "billing.noInvoices": [
+  "Nenhuma fatura."
+ ],
+ "billing.noneSaved": [
+  "Nenhuma salva"
+ ],
+ "billing.status": [
+  "Situação"
+ ],
+ "billing.statusDraft": [
+  "rascunho"
+ ],
+ "billing.statusOpen": [
+  "em aberto"
+ ],
+ "billing.statusPaid": [
+  "paga"
+ ],
+ "billing.statusUncollectible": [
+  "incobrável"
+ ],
+ "billing.statusVoid": [
+  "anulada"
+ ],
+ "billing.testModeNote": [
+  "Modo de teste: as compras passam pelo checkout de teste, então nenhum cartão é salvo ou cobrado e o Stripe não emite faturas."
+ ],
  "channels.addEmail": [
   "Adicionar e-mail"
  ],
@@ -506,6 +593,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "canais de contato"
+ ],
+ "checkout.copy": [
+  "Copiar link de checkout"
+ ],
+ "checkout.create": [
+  "Criar link de checkout"
+ ],
+ "checkout.creating": [
+  "Criando…"
+ ],
+ "checkout.open": [
+  "Abrir checkout"
+ ],
+ "checkout.productToSell": [
+  "Produto a vender"
+ ],
+ "checkout.returnUrl": [
+  "URL de retorno (opcional)"
+ ],
+ "checkout.title": [
+  "Link de checkout"
+ ],
+ "checkout.valid": [
+  "Válido por 24 horas e para uma compra."
  ],
  "claims.description": [
   "Adicionados aos tokens de acesso de cada login e renovação (os que seu backend verifica), calculados a partir dos metadados, da equipe selecionada e das permissões do usuário. Uma expressão que falha para um usuário omite o claim; o login ainda funciona."
@@ -2178,6 +2289,21 @@ export const messages: Messages = {
  "pager.previous": [
   "Página anterior"
  ],
+ "paymentMethods.description": [
+  "As formas que o checkout do Stripe oferece aos seus clientes (a configuração padrão da conta)."
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  " (ainda não disponível nesta conta)"
+ ],
+ "paymentMethods.title": [
+  "Formas de pagamento"
+ ],
+ "paymentMethods.what": [
+  "as formas de pagamento"
+ ],
  "payments.addAProduct": [
   "Adicionar um produto"
  ],
@@ -2554,6 +2680,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "sim"
+ ],
+ "paymentsCustomer.addTo": [
+  "Adicionar a ",
+  [
+   "name"
+  ],
+  " (negativo subtrai)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "Termina agora: o que ele concedia deixa de contar, exceto itens incluídos que nunca expiram."
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "Cancelar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "Cancelar produto"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "Cancelar ",
+  [
+   "name"
+  ],
+  " para este cliente?"
+ ],
+ "paymentsCustomer.changeItem": [
+  "Alterar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "Alterar quantidade"
+ ],
+ "paymentsCustomer.changing": [
+  "Alterando…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "Escolha um produto"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "Conceder produto"
+ ],
+ "paymentsCustomer.granted": [
+  "Concedido."
+ ],
+ "paymentsCustomer.granting": [
+  "Concedendo…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "incluído por padrão"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  "Quantidade de ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "Itens do cliente"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "Nenhum item deste tipo de cliente."
+ ],
+ "paymentsCustomer.noProducts": [
+  "Nenhum produto."
+ ],
+ "paymentsCustomer.productToGrant": [
+  "Produto a conceder"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "Produtos do cliente"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "Trocar ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "Trocado de ",
+  [
+   "from"
+  ],
+  " para ",
+  [
+   "to"
+  ],
+  "."
  ],
  "permissions.actions": [
   "Ações"
@@ -3182,6 +3399,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "Quando nenhuma regra decide"
  ],
+ "stripeComponents.label": [
+  "Componentes do Stripe"
+ ],
+ "stripeComponents.loadError": [
+  "O Stripe não pôde mostrar ",
+  [
+   "title"
+  ],
+  ": ",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "Carregando os componentes do Stripe…"
+ ],
+ "stripeComponents.needsKey": [
+  "Os componentes incorporados do Stripe (cadastro, pagamentos, repasses) aparecem aqui quando o servidor tem sua chave publicável (",
+  [
+   "setting"
+  ],
+  ")."
+ ],
+ "stripeComponents.notifications": [
+  "Notificações"
+ ],
+ "stripeComponents.onboarding": [
+  "Cadastro"
+ ],
+ "stripeComponents.payments": [
+  "Pagamentos no Stripe"
+ ],
+ "stripeComponents.payouts": [
+  "Repasses"
+ ],
+ "switch.chargedOnce": [
+  "Cobrado agora na forma de pagamento padrão, ",
+  [
+   "method"
+  ],
+  "; uma assinatura Stripe que cobra ",
+  [
+   "from"
+  ],
+  " é cancelada quando isto for pago."
+ ],
+ "switch.chargedRecurring": [
+  "Cobrado agora na forma de pagamento padrão, ",
+  [
+   "method"
+  ],
+  "; se uma assinatura Stripe cobra ",
+  [
+   "from"
+  ],
+  ", ela passa ao novo preço com rateio."
+ ],
+ "switch.checkingMethod": [
+  "Verificando a forma de pagamento padrão…"
+ ],
+ "switch.confirm": [
+  "Trocar para ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " termina agora e ",
+  [
+   "to"
+  ],
+  " começa."
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " termina agora e ",
+  [
+   "to"
+  ],
+  " começa em ",
+  [
+   "priceId"
+  ],
+  ": ",
+  [
+   "price"
+  ],
+  "."
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " é gratuito: nada é cobrado, e uma assinatura Stripe que cobrava ",
+  [
+   "from"
+  ],
+  " é cancelada."
+ ],
+ "switch.noMethod": [
+  "Este cliente não tem forma de pagamento padrão salva, que o Stripe precisa para cobrar a troca."
+ ],
+ "switch.testMode": [
+  "Modo de teste: nada é cobrado."
+ ],
+ "switch.title": [
+  "Trocar ",
+  [
+   "from"
+  ],
+  " por outro produto?"
+ ],
+ "switch.to": [
+  "Trocar para"
+ ],
  "team.addMember": [
   "Adicionar membro"
  ],
@@ -3400,6 +3737,182 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "Equipe"
+ ],
+ "transactions.aProduct": [
+  "Um produto"
+ ],
+ "transactions.actions": [
+  "Ações"
+ ],
+ "transactions.all": [
+  "Todas as transações"
+ ],
+ "transactions.amountToReturn": [
+  "Valor a devolver (USD)"
+ ],
+ "transactions.anyCustomer": [
+  "Qualquer cliente"
+ ],
+ "transactions.anyType": [
+  "Qualquer tipo"
+ ],
+ "transactions.customCustomer": [
+  "cliente próprio ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "Cliente"
+ ],
+ "transactions.description": [
+  "Compras (modo de teste e Stripe), produtos concedidos pelo seu servidor, alterações de quantidade de itens e reembolsos, os mais recentes primeiro."
+ ],
+ "transactions.filter": [
+  "Filtrar"
+ ],
+ "transactions.filterByCustomer": [
+  "Filtrar por cliente"
+ ],
+ "transactions.grants": [
+  "Concessões"
+ ],
+ "transactions.itemChanges": [
+  "Alterações de itens"
+ ],
+ "transactions.none": [
+  "Nenhuma transação."
+ ],
+ "transactions.oneTimePurchase": [
+  "Compra única"
+ ],
+ "transactions.pages": [
+  "Páginas de transações"
+ ],
+ "transactions.purchaseType": [
+  "Tipo de compra"
+ ],
+ "transactions.purchases": [
+  "Compras"
+ ],
+ "transactions.refund": [
+  "Reembolsar"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " comprado por ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " em ",
+  [
+   "date"
+  ],
+  " por ",
+  [
+   "amount"
+  ],
+  ". O que ele concedia deixa de contar agora."
+ ],
+ "transactions.refundOf": [
+  "Reembolsar ",
+  [
+   "product"
+  ],
+  " de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  "Reembolso de ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfPurchase": [
+  "Reembolso de uma compra"
+ ],
+ "transactions.refundPurchaseOf": [
+  "Reembolsar a compra de ",
+  [
+   "customer"
+  ]
+ ],
+ "transactions.refundTitle": [
+  "Reembolsar uma compra"
+ ],
+ "transactions.refunded": [
+  [
+   "product"
+  ],
+  " reembolsado."
+ ],
+ "transactions.refundedPurchase": [
+  "Compra reembolsada."
+ ],
+ "transactions.refunds": [
+  "Reembolsos"
+ ],
+ "transactions.status": [
+  "Situação"
+ ],
+ "transactions.statusActive": [
+  "ativo"
+ ],
+ "transactions.statusCanceled": [
+  "cancelado"
+ ],
+ "transactions.statusRefunded": [
+  "reembolsado"
+ ],
+ "transactions.subscription": [
+  "Assinatura"
+ ],
+ "transactions.teamCustomer": [
+  "equipe ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "modo de teste"
+ ],
+ "transactions.testModeRefund": [
+  "Uma compra no modo de teste não cobrou dinheiro, então seu reembolso devolve 0."
+ ],
+ "transactions.type": [
+  "Tipo"
+ ],
+ "transactions.typeGrant": [
+  "concessão de produto"
+ ],
+ "transactions.typeItemChange": [
+  "alteração de item"
+ ],
+ "transactions.typePurchase": [
+  "compra"
+ ],
+ "transactions.typeRefund": [
+  "reembolso"
+ ],
+ "transactions.userCustomer": [
+  "usuário ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "O quê"
+ ],
+ "transactions.when": [
+  "Quando"
  ],
  "user.activeOn": [
   "Ativo em ",

@@ -417,6 +417,92 @@ export const messages: Messages = {
  "auth.userKeys": [
   "用户 API 密钥"
  ],
+ "billing.amountMinor": [
+  "金额(最小单位)"
+ ],
+ "billing.card": [
+  "银行卡"
+ ],
+ "billing.cardEndingExpires": [
+  [
+   "brand"
+  ],
+  " •••• ",
+  [
+   "last4"
+  ],
+  ",有效期至 ",
+  [
+   "month"
+  ],
+  "/",
+  [
+   "year"
+  ]
+ ],
+ "billing.date": [
+  "日期"
+ ],
+ "billing.defaultMethod": [
+  "默认付款方式"
+ ],
+ "billing.details": [
+  "账单信息"
+ ],
+ "billing.invoice": [
+  "发票"
+ ],
+ "billing.invoiceOn": [
+  [
+   "date"
+  ],
+  " 在 Stripe 上的发票"
+ ],
+ "billing.invoicePages": [
+  "发票分页"
+ ],
+ "billing.invoices": [
+  "发票"
+ ],
+ "billing.methodById": [
+  "付款方式 ",
+  [
+   "id"
+  ]
+ ],
+ "billing.noAccountNote": [
+  "此项目尚未设置 Stripe:在连接 Stripe 账户之前,客户没有付款方式或发票。"
+ ],
+ "billing.noCustomerNote": [
+  "尚无 Stripe 客户:此客户尚未付款或保存付款方式。"
+ ],
+ "billing.noInvoices": [
+  "没有发票。"
+ ],
+ "billing.noneSaved": [
+  "未保存"
+ ],
+ "billing.status": [
+  "状态"
+ ],
+ "billing.statusDraft": [
+  "草稿"
+ ],
+ "billing.statusOpen": [
+  "未结"
+ ],
+ "billing.statusPaid": [
+  "已支付"
+ ],
+ "billing.statusUncollectible": [
+  "无法收回"
+ ],
+ "billing.statusVoid": [
+  "已作废"
+ ],
+ "billing.testModeNote": [
+  "测试模式:购买通过测试结账进行,因此不会保存或扣款任何卡,Stripe 也不会开具发票。"
+ ],
  "channels.addEmail": [
   "添加邮箱"
  ],
@@ -486,6 +572,30 @@ export const messages: Messages = {
  ],
  "channels.what": [
   "联系方式"
+ ],
+ "checkout.copy": [
+  "复制结账链接"
+ ],
+ "checkout.create": [
+  "创建结账链接"
+ ],
+ "checkout.creating": [
+  "正在创建…"
+ ],
+ "checkout.open": [
+  "打开结账页面"
+ ],
+ "checkout.productToSell": [
+  "要出售的产品"
+ ],
+ "checkout.returnUrl": [
+  "返回 URL(可选)"
+ ],
+ "checkout.title": [
+  "结账链接"
+ ],
+ "checkout.valid": [
+  "有效期 24 小时,仅限一次购买。"
  ],
  "claims.description": [
   "添加到每次登录和刷新的访问令牌(由您的后端验证)中,根据用户的元数据、所选团队和权限计算。对某个用户求值失败的表达式会省略其声明;登录仍会成功。"
@@ -2132,6 +2242,21 @@ export const messages: Messages = {
  "pager.previous": [
   "上一页"
  ],
+ "paymentMethods.description": [
+  "Stripe 结账向客户提供的付款方式(账户的默认配置)。"
+ ],
+ "paymentMethods.notAvailable": [
+  [
+   "name"
+  ],
+  "(此账户尚不可用)"
+ ],
+ "paymentMethods.title": [
+  "付款方式"
+ ],
+ "paymentMethods.what": [
+  "付款方式"
+ ],
  "payments.addAProduct": [
   "添加商品"
  ],
@@ -2496,6 +2621,97 @@ export const messages: Messages = {
  ],
  "payments.yes": [
   "是"
+ ],
+ "paymentsCustomer.addTo": [
+  "添加到 ",
+  [
+   "name"
+  ],
+  "(负数表示减少)"
+ ],
+ "paymentsCustomer.cancelExplained": [
+  "立即结束:它授予的内容不再计算,永不过期的包含项目除外。"
+ ],
+ "paymentsCustomer.cancelNamed": [
+  "取消 ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.cancelProduct": [
+  "取消产品"
+ ],
+ "paymentsCustomer.cancelTitle": [
+  "为此客户取消 ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "paymentsCustomer.changeItem": [
+  "更改 ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.changeQuantity": [
+  "更改数量"
+ ],
+ "paymentsCustomer.changing": [
+  "正在更改…"
+ ],
+ "paymentsCustomer.chooseProduct": [
+  "选择产品"
+ ],
+ "paymentsCustomer.grantProduct": [
+  "授予产品"
+ ],
+ "paymentsCustomer.granted": [
+  "已授予。"
+ ],
+ "paymentsCustomer.granting": [
+  "正在授予…"
+ ],
+ "paymentsCustomer.includedBadge": [
+  "默认包含"
+ ],
+ "paymentsCustomer.itemQuantity": [
+  [
+   "name"
+  ],
+  " 的数量"
+ ],
+ "paymentsCustomer.itemsLabel": [
+  "客户的项目"
+ ],
+ "paymentsCustomer.noItemsOfType": [
+  "此客户类型没有项目。"
+ ],
+ "paymentsCustomer.noProducts": [
+  "没有产品。"
+ ],
+ "paymentsCustomer.productToGrant": [
+  "要授予的产品"
+ ],
+ "paymentsCustomer.productsLabel": [
+  "客户的产品"
+ ],
+ "paymentsCustomer.switchNamed": [
+  "切换 ",
+  [
+   "name"
+  ]
+ ],
+ "paymentsCustomer.switched": [
+  "已从 ",
+  [
+   "from"
+  ],
+  " 切换到 ",
+  [
+   "to"
+  ],
+  "。"
  ],
  "permissions.actions": [
   "操作"
@@ -3112,6 +3328,126 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "当没有规则作出决定时"
  ],
+ "stripeComponents.label": [
+  "Stripe 组件"
+ ],
+ "stripeComponents.loadError": [
+  "Stripe 无法显示 ",
+  [
+   "title"
+  ],
+  ":",
+  [
+   "reason"
+  ]
+ ],
+ "stripeComponents.loading": [
+  "正在加载 Stripe 组件…"
+ ],
+ "stripeComponents.needsKey": [
+  "服务器具有可发布密钥(",
+  [
+   "setting"
+  ],
+  ")后,Stripe 的嵌入式组件(入驻、付款、提现)会显示在这里。"
+ ],
+ "stripeComponents.notifications": [
+  "通知"
+ ],
+ "stripeComponents.onboarding": [
+  "入驻"
+ ],
+ "stripeComponents.payments": [
+  "Stripe 上的付款"
+ ],
+ "stripeComponents.payouts": [
+  "提现"
+ ],
+ "switch.chargedOnce": [
+  "现在向默认付款方式 ",
+  [
+   "method"
+  ],
+  " 扣款;付款完成后,为 ",
+  [
+   "from"
+  ],
+  " 计费的 Stripe 订阅将被取消。"
+ ],
+ "switch.chargedRecurring": [
+  "现在向默认付款方式 ",
+  [
+   "method"
+  ],
+  " 扣款;如果有 Stripe 订阅为 ",
+  [
+   "from"
+  ],
+  " 计费,它将按比例转到新价格。"
+ ],
+ "switch.checkingMethod": [
+  "正在检查默认付款方式…"
+ ],
+ "switch.confirm": [
+  "切换到 ",
+  [
+   "to"
+  ]
+ ],
+ "switch.endsStarts": [
+  [
+   "from"
+  ],
+  " 现在结束,",
+  [
+   "to"
+  ],
+  " 开始。"
+ ],
+ "switch.endsStartsAt": [
+  [
+   "from"
+  ],
+  " 现在结束,",
+  [
+   "to"
+  ],
+  " 以 ",
+  [
+   "priceId"
+  ],
+  ":",
+  [
+   "price"
+  ],
+  " 开始。"
+ ],
+ "switch.free": [
+  [
+   "to"
+  ],
+  " 是免费的:不收取任何费用,为 ",
+  [
+   "from"
+  ],
+  " 计费的 Stripe 订阅将被取消。"
+ ],
+ "switch.noMethod": [
+  "此客户没有保存默认付款方式,而 Stripe 需要它来为此次切换扣款。"
+ ],
+ "switch.testMode": [
+  "测试模式:不收取任何费用。"
+ ],
+ "switch.title": [
+  "将 ",
+  [
+   "from"
+  ],
+  " 切换为其他产品?"
+ ],
+ "switch.to": [
+  "切换到"
+ ],
  "team.addMember": [
   "添加成员"
  ],
@@ -3332,6 +3668,184 @@ export const messages: Messages = {
  ],
  "teams.team": [
   "团队"
+ ],
+ "transactions.aProduct": [
+  "某产品"
+ ],
+ "transactions.actions": [
+  "操作"
+ ],
+ "transactions.all": [
+  "所有交易"
+ ],
+ "transactions.amountToReturn": [
+  "退还金额(USD)"
+ ],
+ "transactions.anyCustomer": [
+  "任意客户"
+ ],
+ "transactions.anyType": [
+  "任意类型"
+ ],
+ "transactions.customCustomer": [
+  "自定义 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.customer": [
+  "客户"
+ ],
+ "transactions.description": [
+  "购买(测试模式和 Stripe)、服务器授予的产品、项目数量变更和退款,最新的在前。"
+ ],
+ "transactions.filter": [
+  "筛选"
+ ],
+ "transactions.filterByCustomer": [
+  "按客户筛选"
+ ],
+ "transactions.grants": [
+  "授予"
+ ],
+ "transactions.itemChanges": [
+  "项目变更"
+ ],
+ "transactions.none": [
+  "没有交易。"
+ ],
+ "transactions.oneTimePurchase": [
+  "一次性购买"
+ ],
+ "transactions.pages": [
+  "交易分页"
+ ],
+ "transactions.purchaseType": [
+  "购买类型"
+ ],
+ "transactions.purchases": [
+  "购买"
+ ],
+ "transactions.refund": [
+  "退款"
+ ],
+ "transactions.refundExplained": [
+  [
+   "product"
+  ],
+  " 由 ",
+  [
+   "customerType"
+  ],
+  " ",
+  [
+   "customerId"
+  ],
+  " 于 ",
+  [
+   "date"
+  ],
+  " 以 ",
+  [
+   "amount"
+  ],
+  " 购买。它授予的内容从现在起不再计算。"
+ ],
+ "transactions.refundOf": [
+  "退款 ",
+  [
+   "customer"
+  ],
+  " 的 ",
+  [
+   "product"
+  ]
+ ],
+ "transactions.refundOfProduct": [
+  [
+   "product"
+  ],
+  " 的退款"
+ ],
+ "transactions.refundOfPurchase": [
+  "一笔购买的退款"
+ ],
+ "transactions.refundPurchaseOf": [
+  "退款 ",
+  [
+   "customer"
+  ],
+  " 的购买"
+ ],
+ "transactions.refundTitle": [
+  "退款一笔购买"
+ ],
+ "transactions.refunded": [
+  "已退款 ",
+  [
+   "product"
+  ],
+  "。"
+ ],
+ "transactions.refundedPurchase": [
+  "已退款该购买。"
+ ],
+ "transactions.refunds": [
+  "退款"
+ ],
+ "transactions.status": [
+  "状态"
+ ],
+ "transactions.statusActive": [
+  "有效"
+ ],
+ "transactions.statusCanceled": [
+  "已取消"
+ ],
+ "transactions.statusRefunded": [
+  "已退款"
+ ],
+ "transactions.subscription": [
+  "订阅"
+ ],
+ "transactions.teamCustomer": [
+  "团队 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.testMode": [
+  "测试模式"
+ ],
+ "transactions.testModeRefund": [
+  "测试模式下的购买未收取费用,因此退款金额为 0。"
+ ],
+ "transactions.type": [
+  "类型"
+ ],
+ "transactions.typeGrant": [
+  "产品授予"
+ ],
+ "transactions.typeItemChange": [
+  "项目变更"
+ ],
+ "transactions.typePurchase": [
+  "购买"
+ ],
+ "transactions.typeRefund": [
+  "退款"
+ ],
+ "transactions.userCustomer": [
+  "用户 ",
+  [
+   "id"
+  ]
+ ],
+ "transactions.what": [
+  "内容"
+ ],
+ "transactions.when": [
+  "时间"
  ],
  "user.activeOn": [
   "最近 30 天中有 ",
