@@ -1,7 +1,7 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
-import { type DashboardMessageKey, type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { errorText, formatDate, Section, TextField } from '../ui.tsx';
 import { openSetupSession, SetupError, setupApi } from './sso-setup-session.ts';
 
@@ -9,17 +9,17 @@ type Api = ReturnType<typeof setupApi>;
 type Overview = Schema<'SsoSetupOverview'>;
 
 /** What the admin can do about a link that no longer opens, in their language. */
-const linkRefusals: Record<string, DashboardMessageKey> = {
-  SSO_SETUP_LINK_EXPIRED: 'ssoSetup.linkExpired',
-  SSO_SETUP_LINK_REVOKED: 'ssoSetup.linkRevoked',
-  SSO_SETUP_LINK_ALREADY_USED: 'ssoSetup.linkAlreadyUsed',
-  SSO_SETUP_LINK_NOT_FOUND: 'ssoSetup.linkNotFound',
-  SSO_SETUP_SESSION_INVALID: 'ssoSetup.sessionInvalid',
+const linkRefusals: Record<string, (t: Translate) => string> = {
+  SSO_SETUP_LINK_EXPIRED: (t) => t('ssoSetup.linkExpired'),
+  SSO_SETUP_LINK_REVOKED: (t) => t('ssoSetup.linkRevoked'),
+  SSO_SETUP_LINK_ALREADY_USED: (t) => t('ssoSetup.linkAlreadyUsed'),
+  SSO_SETUP_LINK_NOT_FOUND: (t) => t('ssoSetup.linkNotFound'),
+  SSO_SETUP_SESSION_INVALID: (t) => t('ssoSetup.sessionInvalid'),
 };
 
 const failureText = (failure: unknown, t: Translate): string => {
   const link = failure instanceof SetupError ? linkRefusals[failure.code] : undefined;
-  return link ? t(link) : errorText(failure, t);
+  return link ? link(t) : errorText(failure, t);
 };
 
 /**

@@ -3,16 +3,16 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
-import { type DashboardMessageKey, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ErrorMessage, formatDate, Section } from '../ui.tsx';
 
-const statusKeys = {
-  active: 'setupLinks.status.active',
-  used: 'setupLinks.status.used',
-  expired: 'setupLinks.status.expired',
-  revoked: 'setupLinks.status.revoked',
-} as const satisfies Record<Schema<'SsoSetupLink'>['status'], DashboardMessageKey>;
+const statusWords: Record<Schema<'SsoSetupLink'>['status'], (t: Translate) => string> = {
+  active: (t) => t('setupLinks.status.active'),
+  used: (t) => t('setupLinks.status.used'),
+  expired: (t) => t('setupLinks.status.expired'),
+  revoked: (t) => t('setupLinks.status.revoked'),
+};
 
 /**
  * Self-serve setup links of a team: the owner creates one (shown once) for the customer's IT admin, who opens it
@@ -71,7 +71,7 @@ export function SsoSetupLinks({ teamId }: { teamId: string }) {
           <li key={link.id}>
             <span>
               {t('setupLinks.created', { date: formatDate(link.created_at_millis) })}{' '}
-              <span className="dash-muted">({t(statusKeys[link.status])})</span>
+              <span className="dash-muted">({statusWords[link.status](t)})</span>
             </span>
             {link.status === 'active' || link.status === 'used' ? (
               <button

@@ -3652,10 +3652,10 @@ export const messages: Messages = {
   "SCIM-Verzeichnis anlegen"
  ],
  "ssoSetup.domain": [
-  "Domain"
+  "Domäne"
  ],
  "ssoSetup.domains": [
-  "Domains"
+  "Domänen"
  ],
  "ssoSetup.domainsDescription": [
   "Veröffentlichen Sie den TXT-Eintrag und prüfen Sie dann: Personen mit diesen Adressen melden sich über Ihren IdP an."
