@@ -4,12 +4,16 @@ import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { type Translate, useDashboardTranslation } from './i18n/dashboard-i18n.ts';
 import { PageChunkError } from './lazy-page.ts';
+import { translatedRefusal } from './refusal-reasons.ts';
 
 /**
  * The message a person reads for an error of the API: the catalogue's message (Stack's English, as on the
- * wire) or the server's plain text; the dashboard's own words in the active language when `t` is given.
+ * wire) or the server's plain text; the dashboard's own words in the active language when `t` is given, and
+ * then also a refusal whose reason the owner acts on (`refusal-reasons.ts`).
  */
 export function errorText(error: unknown, t?: Translate): string {
+  const refusal = t ? translatedRefusal(error, t) : undefined;
+  if (refusal) return refusal;
   if (error instanceof KnownError) return error.message;
   if (error instanceof PageChunkError) return t ? t('error.pageChunk') : error.message;
   if (error instanceof ConnectionError)

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { Checkbox, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { OidcProviders } from './auth-oidc-providers.tsx';
 import { BotChallengeSettings } from './bot-challenge-settings.tsx';
 import { CustomClaimsSettings } from './custom-claims-settings.tsx';
 import { RequireEmailVerification } from './onboarding-preview.tsx';
@@ -31,6 +32,7 @@ export function AuthPage() {
       <Methods project={project} />
       <EndUserApiKeys project={project} />
       <OAuthProviders key={project.id} project={project} />
+      <OidcProviders />
       <MergeStrategy project={project} />
       <PasswordPolicySettings />
       <BotChallengeSettings />

@@ -3,23 +3,16 @@ import type { Schema } from '@gatehouse/protocol/operation-types';
 /** Where the setup page keeps its session (this tab only: a reload keeps it, another tab does not get it). */
 const sessionKey = 'gatehouse-sso-setup-session';
 
-/** A refusal of the setup API, with its catalogued code. */
+/** A refusal of the setup API, with its catalogued code and details (the page words it in the admin's language). */
 export class SetupError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: unknown,
   ) {
     super(message);
   }
 }
-
-const friendly: Record<string, string> = {
-  SSO_SETUP_LINK_EXPIRED: 'This setup link has expired. Ask for a new one.',
-  SSO_SETUP_LINK_REVOKED: 'This setup link was revoked. Ask for a new one.',
-  SSO_SETUP_LINK_ALREADY_USED: 'This setup link was already opened. Ask for a new one.',
-  SSO_SETUP_LINK_NOT_FOUND: 'This setup link is not valid.',
-  SSO_SETUP_SESSION_INVALID: 'Your setup session has ended. Ask for a new link.',
-};
 
 async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, sessionToken?: string): Promise<T> {
   const response = await fetch(`/api/v1${path}`, {
@@ -32,8 +25,8 @@ async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, sess
   });
   const answer = (await response.json()) as T & { code?: string; error?: string };
   if (!response.ok) {
-    const code = answer.code ?? 'UNKNOWN';
-    throw new SetupError(code, friendly[code] ?? answer.error ?? 'The request failed.');
+    const details = (answer as { details?: unknown }).details;
+    throw new SetupError(answer.code ?? 'UNKNOWN', answer.error ?? `HTTP ${response.status}`, details);
   }
   return answer;
 }
@@ -48,7 +41,7 @@ export async function openSetupSession(): Promise<string> {
     return opened.session_token;
   }
   const kept = sessionStorage.getItem(sessionKey);
-  if (!kept) throw new SetupError('SSO_SETUP_LINK_NOT_FOUND', friendly.SSO_SETUP_LINK_NOT_FOUND as string);
+  if (!kept) throw new SetupError('SSO_SETUP_LINK_NOT_FOUND', 'This setup link is not valid.');
   return kept;
 }
 

@@ -1,11 +1,26 @@
 import type { Schema } from '@gatehouse/protocol/operation-types';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
-import { formatDate, Section, TextField } from '../ui.tsx';
-import { openSetupSession, setupApi } from './sso-setup-session.ts';
+import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
+import { errorText, formatDate, Section, TextField } from '../ui.tsx';
+import { openSetupSession, SetupError, setupApi } from './sso-setup-session.ts';
 
 type Api = ReturnType<typeof setupApi>;
 type Overview = Schema<'SsoSetupOverview'>;
+
+/** What the admin can do about a link that no longer opens, in their language. */
+const linkRefusals: Record<string, (t: Translate) => string> = {
+  SSO_SETUP_LINK_EXPIRED: (t) => t('ssoSetup.linkExpired'),
+  SSO_SETUP_LINK_REVOKED: (t) => t('ssoSetup.linkRevoked'),
+  SSO_SETUP_LINK_ALREADY_USED: (t) => t('ssoSetup.linkAlreadyUsed'),
+  SSO_SETUP_LINK_NOT_FOUND: (t) => t('ssoSetup.linkNotFound'),
+  SSO_SETUP_SESSION_INVALID: (t) => t('ssoSetup.sessionInvalid'),
+};
+
+const failureText = (failure: unknown, t: Translate): string => {
+  const link = failure instanceof SetupError ? linkRefusals[failure.code] : undefined;
+  return link ? link(t) : errorText(failure, t);
+};
 
 /**
  * The self-serve setup page a team's IT admin opens from the link the project owner gave them (no account): the
@@ -14,7 +29,8 @@ type Overview = Schema<'SsoSetupOverview'>;
 export function SsoSetupPage() {
   const [api, setApi] = useState<Api | null>(null);
   const [overview, setOverview] = useState<Overview | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const { t } = useDashboardTranslation();
   const [scimToken, setScimToken] = useState<Schema<'ScimDirectoryWithToken'> | null>(null);
 
   const run = useCallback(
@@ -24,7 +40,7 @@ export function SsoSetupPage() {
         await work();
         if (current) setOverview(await current.overview());
       } catch (failure) {
-        setError(failure instanceof Error ? failure.message : String(failure));
+        setError(failure);
       }
     },
     [api],
@@ -37,24 +53,27 @@ export function SsoSetupPage() {
         setApi(opened);
         setOverview(await opened.overview());
       } catch (failure) {
-        setError(failure instanceof Error ? failure.message : String(failure));
+        setError(failure);
       }
     })();
   }, []);
 
   return (
     <main className="gh dash dash-main" id="main">
-      <h1>Single sign-on setup</h1>
+      <h1>{t('ssoSetup.title')}</h1>
       {error ? (
         <p role="alert" className="dash-error">
-          {error}
+          {failureText(error, t)}
         </p>
       ) : null}
       {overview && api ? (
         <>
           <p>
-            Team <strong>{overview.team_display_name}</strong> of {overview.project_display_name}. This session ends{' '}
-            {formatDate(overview.expires_at_millis)}.
+            {t('ssoSetup.teamOf', {
+              team: overview.team_display_name,
+              project: overview.project_display_name,
+              date: formatDate(overview.expires_at_millis),
+            })}
           </p>
           <ConnectionSection overview={overview} onCreate={(body) => run(() => api.createConnection(body))} />
           <DomainSection
@@ -62,24 +81,24 @@ export function SsoSetupPage() {
             onAdd={(domain) => run(() => api.createDomain(domain))}
             onVerify={(id) => run(() => api.verifyDomain(id))}
           />
-          <Section title="SCIM provisioning" description="Your identity provider creates and removes the team's members.">
+          <Section title={t('scim.title')} description={t('ssoSetup.scimDescription')}>
             {overview.scim_directories.map((directory) => (
               <p key={directory.id}>
                 <code>{directory.scim_base_url}</code>
               </p>
             ))}
             <button type="button" onClick={() => run(async () => setScimToken(await api.createScimDirectory()))}>
-              Create SCIM directory
+              {t('ssoSetup.createScim')}
             </button>
             {scimToken ? (
-              <dl className="dash-facts" aria-label="New SCIM token">
-                <dt>SCIM base URL</dt>
+              <dl className="dash-facts" aria-label={t('scim.newToken')}>
+                <dt>{t('scim.baseUrl')}</dt>
                 <dd>
                   <code>{scimToken.scim_base_url}</code>
                 </dd>
-                <dt>Bearer token (shown once)</dt>
+                <dt>{t('ssoSetup.bearerShownOnce')}</dt>
                 <dd>
-                  <code>{scimToken.token}</code> <CopyButton value={scimToken.token} label="Copy the SCIM token" />
+                  <code>{scimToken.token}</code> <CopyButton value={scimToken.token} label={t('scim.copyToken')} />
                 </dd>
               </dl>
             ) : null}
@@ -99,6 +118,7 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
   const [issuer, setIssuer] = useState('');
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
+  const { t } = useDashboardTranslation();
   function submit(event: FormEvent) {
     event.preventDefault();
     const display_name = `${overview.team_display_name} ${protocol === 'saml' ? 'SAML' : 'OpenID'}`;
@@ -113,18 +133,18 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
     );
   }
   return (
-    <Section title="SSO connection" description="Connect your identity provider (SAML 2.0 or OpenID Connect).">
+    <Section title={t('ssoSetup.connectionTitle')} description={t('ssoSetup.connectionDescription')}>
       {overview.connections.map((connection) => (
-        <dl key={connection.id} className="dash-facts" aria-label={`Connection ${connection.display_name}`}>
-          <dt>Connection</dt>
+        <dl key={connection.id} className="dash-facts" aria-label={t('ssoSetup.connectionOf', { name: connection.display_name })}>
+          <dt>{t('ssoSetup.connection')}</dt>
           <dd>{connection.display_name}</dd>
           {connection.saml ? (
             <>
-              <dt>Service provider metadata</dt>
+              <dt>{t('ssoSetup.spMetadata')}</dt>
               <dd>
                 <code>{connection.saml.sp_metadata_url}</code>
               </dd>
-              <dt>ACS URL</dt>
+              <dt>{t('ssoSetup.acsUrl')}</dt>
               <dd>
                 <code>{connection.saml.sp_acs_url}</code>
               </dd>
@@ -134,28 +154,28 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
       ))}
       <form onSubmit={submit}>
         <label>
-          Protocol{' '}
+          {t('sso.protocol')}{' '}
           <select name="protocol" value={protocol} onChange={(event) => setProtocol(event.target.value as 'saml' | 'oidc')}>
-            <option value="saml">SAML 2.0</option>
-            <option value="oidc">OpenID Connect</option>
+            <option value="saml">{t('sso.saml')}</option>
+            <option value="oidc">{t('sso.oidc')}</option>
           </select>
         </label>
         {protocol === 'saml' ? (
           <>
             <label>
-              Metadata from{' '}
+              {t('ssoSetup.metadataFrom')}{' '}
               <select
                 name="metadata-source"
                 value={metadataSource}
                 onChange={(event) => setMetadataSource(event.target.value as 'url' | 'xml')}
               >
-                <option value="url">A URL</option>
-                <option value="xml">XML</option>
+                <option value="url">{t('ssoSetup.aUrl')}</option>
+                <option value="xml">{t('ssoSetup.xml')}</option>
               </select>
             </label>
             {metadataSource === 'url' ? (
               <TextField
-                label="Identity provider metadata URL"
+                label={t('ssoSetup.metadataUrl')}
                 name="idp-metadata-url"
                 type="url"
                 placeholder="https://idp.example.com/metadata"
@@ -164,7 +184,7 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
               />
             ) : (
               <div className="dash-field">
-                <label htmlFor="idp-metadata">Identity provider metadata (XML)</label>
+                <label htmlFor="idp-metadata">{t('ssoSetup.metadataXml')}</label>
                 <textarea
                   id="idp-metadata"
                   name="idp-metadata"
@@ -177,10 +197,15 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
           </>
         ) : (
           <>
-            <TextField label="Issuer" name="issuer" value={issuer} onChange={(event) => setIssuer(event.target.value)} />
-            <TextField label="Client id" name="client-id" value={clientId} onChange={(event) => setClientId(event.target.value)} />
+            <TextField label={t('sso.issuer')} name="issuer" value={issuer} onChange={(event) => setIssuer(event.target.value)} />
             <TextField
-              label="Client secret"
+              label={t('ssoSetup.clientId')}
+              name="client-id"
+              value={clientId}
+              onChange={(event) => setClientId(event.target.value)}
+            />
+            <TextField
+              label={t('sso.clientSecret')}
               name="client-secret"
               type="password"
               value={clientSecret}
@@ -188,7 +213,7 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
             />
           </>
         )}
-        <button type="submit">Save connection</button>
+        <button type="submit">{t('ssoSetup.saveConnection')}</button>
       </form>
     </Section>
   );
@@ -196,18 +221,19 @@ function ConnectionSection({ overview, onCreate }: { overview: Overview; onCreat
 
 function DomainSection(props: { overview: Overview; onAdd: (domain: string) => void; onVerify: (id: string) => void }) {
   const [domain, setDomain] = useState('');
+  const { t } = useDashboardTranslation();
   return (
-    <Section title="Email domains" description="Publish the TXT record, then verify: people with these addresses sign in through your IdP.">
-      <ul className="dash-list" aria-label="Domains">
+    <Section title={t('ssoSetup.domainsTitle')} description={t('ssoSetup.domainsDescription')}>
+      <ul className="dash-list" aria-label={t('ssoSetup.domains')}>
         {props.overview.domains.map((row) => (
           <li key={row.id}>
             <span>
-              <strong>{row.domain}</strong> {row.verified ? '(verified)' : '(not verified)'} TXT <code>{row.verification_record_name}</code>{' '}
-              <code>{row.verification_record_value}</code>
+              <strong>{row.domain}</strong> {row.verified ? t('ssoSetup.verified') : t('ssoSetup.notVerified')} {t('ssoSetup.txt')}{' '}
+              <code>{row.verification_record_name}</code> <code>{row.verification_record_value}</code>
             </span>
             {row.verified ? null : (
               <button type="button" onClick={() => props.onVerify(row.id)}>
-                Verify {row.domain}
+                {t('ssoSetup.verify', { domain: row.domain })}
               </button>
             )}
           </li>
@@ -222,13 +248,13 @@ function DomainSection(props: { overview: Overview; onAdd: (domain: string) => v
         }}
       >
         <TextField
-          label="Domain"
+          label={t('ssoSetup.domain')}
           name="domain"
           placeholder="example.com"
           value={domain}
           onChange={(event) => setDomain(event.target.value)}
         />
-        <button type="submit">Add domain</button>
+        <button type="submit">{t('ssoSetup.addDomain')}</button>
       </form>
     </Section>
   );

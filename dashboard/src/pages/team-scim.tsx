@@ -3,6 +3,7 @@ import { api } from '@gatehouse/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../copy-button.tsx';
+import { useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { useProjectScope } from '../shell-context.ts';
 import { ConfirmDialog, ErrorMessage, formatDate, Section, TextField } from '../ui.tsx';
 
@@ -21,6 +22,7 @@ export function ScimDirectories({ teamId }: { teamId: string }) {
   const create = api.useCreateScimDirectory({ request });
   const [name, setName] = useState('');
   const [created, setCreated] = useState<Schema<'ScimDirectoryWithToken'> | null>(null);
+  const { t } = useDashboardTranslation();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -37,53 +39,47 @@ export function ScimDirectories({ teamId }: { teamId: string }) {
   }
 
   return (
-    <Section
-      title="SCIM provisioning"
-      description="The team's identity provider creates, updates and removes its members through SCIM 2.0."
-    >
+    <Section title={t('scim.title')} description={t('scim.description')}>
       <form className="dash-row dash-toolbar" onSubmit={submit}>
         <TextField
-          label="Directory name"
+          label={t('scim.directoryName')}
           name="scim-name"
-          placeholder="SCIM directory"
+          placeholder={t('scim.directoryPlaceholder')}
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
         <button type="submit" disabled={create.isPending}>
-          Create directory
+          {t('scim.create')}
         </button>
       </form>
       <ErrorMessage error={create.error ?? directories.error} />
       {created ? (
-        <section className="dash-panel dash-created-keys" aria-label="New SCIM token">
-          <h3>Copy the token now</h3>
+        <section className="dash-panel dash-created-keys" aria-label={t('scim.newToken')}>
+          <h3>{t('scim.copyNow')}</h3>
           {created.previous_token_expires_at_millis !== null ? (
-            <p>
-              The previous token keeps working until {formatDate(created.previous_token_expires_at_millis)}: switch the identity provider
-              over before then.
-            </p>
+            <p>{t('scim.previousUntil', { date: formatDate(created.previous_token_expires_at_millis) })}</p>
           ) : null}
-          <p>Give the identity provider the base URL and this bearer token. It is stored as a digest: this is the only time it is shown.</p>
+          <p>{t('scim.giveIdp')}</p>
           <dl className="dash-facts">
-            <dt>SCIM base URL</dt>
+            <dt>{t('scim.baseUrl')}</dt>
             <dd>
               <code>{created.scim_base_url}</code>
             </dd>
-            <dt>Bearer token</dt>
+            <dt>{t('scim.bearerToken')}</dt>
             <dd>
               <code>{created.token}</code>
             </dd>
           </dl>
           <div className="dash-row">
-            <CopyButton value={created.token} label="Copy the SCIM token" />
+            <CopyButton value={created.token} label={t('scim.copyToken')} />
             <button type="button" onClick={() => setCreated(null)}>
-              I have copied it
+              {t('scim.copied')}
             </button>
           </div>
         </section>
       ) : null}
-      {directories.data?.items.length === 0 ? <p className="dash-muted">No SCIM directories.</p> : null}
-      <ul className="dash-list" aria-label="SCIM directories">
+      {directories.data?.items.length === 0 ? <p className="dash-muted">{t('scim.none')}</p> : null}
+      <ul className="dash-list" aria-label={t('scim.directories')}>
         {directories.data?.items.map((directory) => (
           <DirectoryRow
             key={directory.id}
@@ -112,22 +108,27 @@ function DirectoryRow({ directory, onDeleted, onRotated }: DirectoryRowProps) {
   const rotate = api.useCreateScimDirectoryToken({ request });
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
+  const { t } = useDashboardTranslation();
+  const named = { name: directory.display_name };
   return (
     <li>
       <span>
         {directory.display_name} <code>{directory.scim_base_url}</code>{' '}
-        <span className="dash-muted">created {formatDate(directory.created_at_millis)}</span>
+        <span className="dash-muted">{t('scim.created', { date: formatDate(directory.created_at_millis) })}</span>
         {directory.previous_token_expires_at_millis !== null && directory.previous_token_expires_at_millis > Date.now() ? (
-          <span className="dash-muted"> · previous token valid until {formatDate(directory.previous_token_expires_at_millis)}</span>
+          <span className="dash-muted">
+            {' · '}
+            {t('scim.previousValid', { date: formatDate(directory.previous_token_expires_at_millis) })}
+          </span>
         ) : null}
       </span>
       <button type="button" onClick={() => setRotating(true)}>
-        Rotate token of {directory.display_name}
+        {t('scim.rotateOf', named)}
       </button>
       <ConfirmDialog
         open={rotating}
-        title={`Rotate the token of ${directory.display_name}?`}
-        confirmLabel="Rotate token"
+        title={t('scim.rotateTitle', named)}
+        confirmLabel={t('scim.rotateConfirm')}
         busy={rotate.isPending}
         onClose={() => setRotating(false)}
         onConfirm={() =>
@@ -142,21 +143,21 @@ function DirectoryRow({ directory, onDeleted, onRotated }: DirectoryRowProps) {
           )
         }
       >
-        <p>A new token is shown once. The current token keeps working for 24 hours, then is refused.</p>
+        <p>{t('scim.rotateExplained')}</p>
         <ErrorMessage error={rotate.error} />
       </ConfirmDialog>
       <button type="button" className="gh-danger" onClick={() => setConfirming(true)}>
-        Delete {directory.display_name}
+        {t('scim.delete', named)}
       </button>
       <ConfirmDialog
         open={confirming}
-        title={`Delete ${directory.display_name}?`}
-        confirmLabel="Delete directory"
+        title={t('scim.deleteTitle', named)}
+        confirmLabel={t('scim.deleteConfirm')}
         busy={remove.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() => remove.mutate({ teamId: directory.team_id, directoryId: directory.id }, { onSuccess: onDeleted })}
       >
-        <p>Its token stops working at once. The users it provisioned stay members of the team.</p>
+        <p>{t('scim.deleteExplained')}</p>
         <ErrorMessage error={remove.error} />
       </ConfirmDialog>
     </li>

@@ -7,7 +7,8 @@ import { greetingOf, withDemoInChromium } from './e2e-environment.ts';
 /**
  * A project's own OpenID Connect provider in a real Chromium: the handler's sign-in page shows its
  * button with the display name; the click goes through authorize to the local oidc-provider's login
- * and consent pages and back through the callback, and the app greets the new user.
+ * and consent pages and back through the callback, and the app greets the new user; account settings then
+ * name the linked account by the provider's display name.
  */
 let oidc: Awaited<ReturnType<typeof startOidcIdp>>;
 beforeAll(async () => {
@@ -65,5 +66,14 @@ describe("a project's own OpenID provider in Chromium", () => {
       headers: env.platform.project.headers.server,
     });
     expect((users.body.items as Array<{ primary_email: string }>).map((user) => user.primary_email)).toEqual([email]);
+
+    // Account settings name the linked account by the provider's display name, not its key (`oidc-initech`).
+    await page.getByRole('link', { name: 'Account settings' }).click();
+    await page.getByRole('tab', { name: 'Connected accounts' }).click();
+    const linked = page.getByRole('list', { name: 'Connected accounts' }).getByRole('listitem');
+    await expect.poll(() => linked.count(), { timeout: 30_000 }).toBe(1);
+    expect(await linked.locator('span').first().textContent()).toMatch(/^Initech Workforce( |$)/);
+    expect(await linked.textContent()).not.toContain('oidc-initech');
+    await shot(page, 'connected-accounts');
   });
 });

@@ -15,10 +15,15 @@ const english = readCatalogue(catalogueDir, 'en');
 
 /** Words a language rightly writes as English does (loanwords and product terms), by key. */
 const sameAsEnglish: Partial<Record<(typeof languages)[number], string[]>> = {
-  de: ['nav.webhooks', 'nav.teams', 'shell.themeSystem', 'teams.team'],
-  fr: ['nav.webhooks', 'nav.config', 'stripeComponents.notifications'],
-  es: ['nav.webhooks'],
-  'pt-BR': ['nav.webhooks'],
+  de: ['nav.webhooks', 'nav.teams', 'shell.themeSystem', 'teams.team', 'sso.oidc'],
+  fr: ['nav.webhooks', 'nav.config', 'stripeComponents.notifications', 'sso.oidc'],
+  es: ['nav.webhooks', 'sso.oidc'],
+  'pt-BR': ['nav.webhooks', 'sso.oidc'],
+  // The protocol's name ("OpenID Connect") is written as it is in every language.
+  ja: ['sso.oidc'],
+  'zh-CN': ['sso.oidc'],
+  ko: ['sso.oidc'],
+  ar: ['sso.oidc'],
 };
 
 describe('the dashboard catalogues', () => {

@@ -384,6 +384,94 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "مزوّدو OAuth"
  ],
+ "auth.oidc.add": [
+  "إضافة الموفّر"
+ ],
+ "auth.oidc.added": [
+  "تمت إضافة ",
+  [
+   "provider"
+  ],
+  "."
+ ],
+ "auth.oidc.clientId": [
+  "معرّف العميل"
+ ],
+ "auth.oidc.clientSecret": [
+  "سرّ العميل"
+ ],
+ "auth.oidc.description": [
+  "أي موفّر OpenID Connect ‏(Keycloak وOkta وEntra ID…) كزر لتسجيل الدخول بجانب الموفّرين المدمجين. تُقرأ وثيقة الاكتشاف الخاصة بالجهة المُصدِرة قبل الحفظ."
+ ],
+ "auth.oidc.displayName": [
+  "اسم الزر"
+ ],
+ "auth.oidc.issuer": [
+  "عنوان URL للجهة المُصدِرة"
+ ],
+ "auth.oidc.key": [
+  "المفتاح (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "المفتاح ",
+  [
+   "key"
+  ],
+  " مستخدم بالفعل لدى موفّر أعلاه."
+ ],
+ "auth.oidc.new": [
+  "موفّر OpenID Connect جديد"
+ ],
+ "auth.oidc.none": [
+  "لا يوجد موفّرو OpenID Connect خاصون بك بعد."
+ ],
+ "auth.oidc.provider": [
+  "موفّر OpenID Connect ‏",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "عنوان URI لإعادة التوجيه الذي يُسجَّل لدى الموفّر:"
+ ],
+ "auth.oidc.remove": [
+  "إزالة ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "إزالة الموفّر"
+ ],
+ "auth.oidc.removeExplained": [
+  "يختفي زره من صفحة تسجيل الدخول. يحتفظ المستخدمون الذين سجّلوا الدخول به بحساباتهم ويمكنهم تسجيل الدخول بطريقة أخرى."
+ ],
+ "auth.oidc.removeTitle": [
+  "هل تريد إزالة ",
+  [
+   "provider"
+  ],
+  "؟"
+ ],
+ "auth.oidc.save": [
+  "حفظ ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  "تم حفظ ",
+  [
+   "provider"
+  ],
+  "."
+ ],
+ "auth.oidc.scopes": [
+  "النطاقات (اختياري، مفصولة بمسافات)"
+ ],
+ "auth.oidc.title": [
+  "موفّرو OpenID Connect الخاصون بك"
+ ],
  "auth.outage": [
   "عند تعذّر الوصول إلى المزوّد"
  ],
@@ -3042,6 +3130,153 @@ export const messages: Messages = {
  "projects.title": [
   "المشاريع"
  ],
+ "refusal.metadata": [
+  "تعذّرت قراءة البيانات الوصفية لموفّر الهوية: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "لا يُسمح للخادم بالوصول إلى عنوان هذا الرابط (تُرفض العناوين الخاصة أو المحلية)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "الاستجابة ليست بيانات SAML وصفية لموفّر هوية."
+ ],
+ "refusal.metadata.timeout": [
+  "لم يستجب الرابط خلال 10 ثوانٍ."
+ ],
+ "refusal.metadata.tooLarge": [
+  "الاستجابة أكبر من 200 كيلوبايت."
+ ],
+ "refusal.metadata.unreachable": [
+  "لم يُرجع الرابط البيانات الوصفية (لا اتصال، أو حالة خطأ)."
+ ],
+ "refusal.oidc": [
+  "لم يُحفَظ موفّر OpenID: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "لا يُسمح للخادم بالوصول إلى عنوان الجهة المُصدِرة (تُرفض العناوين الخاصة أو المحلية؛ ولا يُسمح بعنوان الاسترجاع إلا إذا كان المشروع يسمح بـ localhost)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "يلزم معرّف العميل وسرّ العميل (لا توجد مفاتيح مشتركة لموفّر OpenID)."
+ ],
+ "refusal.oidc.discovery": [
+  "تعذّرت قراءة وثيقة الاكتشاف الخاصة بالجهة المُصدِرة (‎/.well-known/openid-configuration). تحقّق من عنوان URL للجهة المُصدِرة."
+ ],
+ "refusal.oidc.displayName": [
+  "يجب أن يتكوّن اسم الزر من 1 إلى 64 حرفًا."
+ ],
+ "refusal.oidc.issuer": [
+  "يجب أن تكون الجهة المُصدِرة عنوان URL بصيغة http أو https."
+ ],
+ "refusal.oidc.key": [
+  "يجب أن يكون المفتاح «oidc-» متبوعًا بـ 1 إلى 40 من الأحرف الصغيرة أو الأرقام أو الشرطات."
+ ],
+ "refusal.oidc.scopes": [
+  "يجب أن تكون النطاقات نصًا مفصولًا بمسافات."
+ ],
+ "scim.baseUrl": [
+  "عنوان URL الأساسي لـ SCIM"
+ ],
+ "scim.bearerToken": [
+  "رمز الحامل"
+ ],
+ "scim.copied": [
+  "لقد نسختُه"
+ ],
+ "scim.copyNow": [
+  "انسخ الرمز الآن"
+ ],
+ "scim.copyToken": [
+  "نسخ رمز SCIM"
+ ],
+ "scim.create": [
+  "إنشاء الدليل"
+ ],
+ "scim.created": [
+  "أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "حذف ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "حذف الدليل"
+ ],
+ "scim.deleteExplained": [
+  "يتوقف رمزه عن العمل فورًا. يبقى المستخدمون الذين زوّدهم أعضاءً في الفريق."
+ ],
+ "scim.deleteTitle": [
+  "هل تريد حذف ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "scim.description": [
+  "ينشئ موفّر هوية الفريق أعضاءه ويحدّثهم ويزيلهم عبر SCIM 2.0."
+ ],
+ "scim.directories": [
+  "أدلة SCIM"
+ ],
+ "scim.directoryName": [
+  "اسم الدليل"
+ ],
+ "scim.directoryPlaceholder": [
+  "دليل SCIM"
+ ],
+ "scim.giveIdp": [
+  "أعطِ موفّر الهوية عنوان URL الأساسي ورمز الحامل هذا. يُخزَّن كبصمة: هذه هي المرة الوحيدة التي يُعرض فيها."
+ ],
+ "scim.newToken": [
+  "رمز SCIM جديد"
+ ],
+ "scim.none": [
+  "لا توجد أدلة SCIM."
+ ],
+ "scim.previousUntil": [
+  "يظل الرمز السابق صالحًا حتى ",
+  [
+   "date"
+  ],
+  ": بدّل موفّر الهوية قبل ذلك."
+ ],
+ "scim.previousValid": [
+  "الرمز السابق صالح حتى ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "تدوير الرمز"
+ ],
+ "scim.rotateExplained": [
+  "يُعرض رمز جديد مرة واحدة. يظل الرمز الحالي صالحًا لمدة 24 ساعة ثم يُرفض."
+ ],
+ "scim.rotateOf": [
+  "تدوير رمز ",
+  [
+   "name"
+  ]
+ ],
+ "scim.rotateTitle": [
+  "هل تريد تدوير رمز ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "scim.title": [
+  "التزويد عبر SCIM"
+ ],
  "sendDraft.allUsers": [
   "كل المستخدمين"
  ],
@@ -3240,6 +3475,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "جارٍ النقل…"
+ ],
+ "setupLinks.copied": [
+  "لقد نسختُه"
+ ],
+ "setupLinks.copy": [
+  "نسخ رابط الإعداد"
+ ],
+ "setupLinks.copyNow": [
+  "انسخ الرابط الآن"
+ ],
+ "setupLinks.create": [
+  "إنشاء رابط الإعداد"
+ ],
+ "setupLinks.created": [
+  "رابط أُنشئ في ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "رابط لمرة واحدة لمسؤول تقنية المعلومات في الفريق: يضبط اتصال SSO والنطاقات ودليل SCIM للفريق، لا غير."
+ ],
+ "setupLinks.list": [
+  "روابط الإعداد"
+ ],
+ "setupLinks.new": [
+  "رابط إعداد جديد"
+ ],
+ "setupLinks.opensOnce": [
+  "يُفتح مرة واحدة حتى ",
+  [
+   "date"
+  ],
+  "؛ ولا يُعرض إلا الآن."
+ ],
+ "setupLinks.revoke": [
+  "إلغاء رابط الإعداد"
+ ],
+ "setupLinks.status.active": [
+  "نشط"
+ ],
+ "setupLinks.status.expired": [
+  "منتهي الصلاحية"
+ ],
+ "setupLinks.status.revoked": [
+  "مُلغى"
+ ],
+ "setupLinks.status.used": [
+  "مُستخدَم"
+ ],
+ "setupLinks.title": [
+  "الإعداد الذاتي"
  ],
  "shell.allProjects": [
   "كل المشاريع"
@@ -3585,6 +3872,271 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "عندما لا تحسم أي قاعدة"
+ ],
+ "sso.acsUrl": [
+  "رابط ACS الذي يُعطى لموفّر الهوية"
+ ],
+ "sso.add": [
+  "إضافة الاتصال"
+ ],
+ "sso.certificates": [
+  "شهادات التوقيع لموفّر الهوية"
+ ],
+ "sso.certificatesOf": [
+  "شهادات ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "معرّف العميل"
+ ],
+ "sso.clientSecret": [
+  "سرّ العميل"
+ ],
+ "sso.connection": [
+  "اتصال SSO ‏",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "اسم الاتصال"
+ ],
+ "sso.copyAcsUrl": [
+  "نسخ رابط ACS"
+ ],
+ "sso.copyRedirectUri": [
+  "نسخ عنوان URI لإعادة التوجيه"
+ ],
+ "sso.current": [
+  "الحالية"
+ ],
+ "sso.description": [
+  "يسجّل أعضاء الفريق الدخول عبر موفّر الهوية الخاص بهم (SAML 2.0 أو OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "تنزيل البيانات الوصفية لمزوّد الخدمة"
+ ],
+ "sso.enabled": [
+  "مفعّل"
+ ],
+ "sso.idpEntityId": [
+  "معرّف كيان موفّر الهوية"
+ ],
+ "sso.issuer": [
+  "الجهة المُصدِرة"
+ ],
+ "sso.issuerUrl": [
+  "عنوان URL للجهة المُصدِرة"
+ ],
+ "sso.metadataFromUrl": [
+  "رابط URL (يقرؤه الخادم)"
+ ],
+ "sso.metadataFromXml": [
+  "XML ملصوق"
+ ],
+ "sso.metadataSource": [
+  "مصدر البيانات الوصفية لموفّر الهوية"
+ ],
+ "sso.metadataUrl": [
+  "رابط البيانات الوصفية لموفّر الهوية"
+ ],
+ "sso.metadataXml": [
+  "XML البيانات الوصفية لموفّر الهوية"
+ ],
+ "sso.nameOf": [
+  "اسم ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "اتصال SSO جديد"
+ ],
+ "sso.newMetadataSource": [
+  "مصدر البيانات الوصفية الجديدة لموفّر الهوية"
+ ],
+ "sso.newMetadataUrl": [
+  "رابط جديد للبيانات الوصفية لموفّر الهوية"
+ ],
+ "sso.newMetadataXml": [
+  "XML جديد للبيانات الوصفية لموفّر الهوية"
+ ],
+ "sso.none": [
+  "لا توجد اتصالات SSO."
+ ],
+ "sso.off": [
+  "متوقف"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "مدة قبول الشهادات القديمة (بالساعات)"
+ ],
+ "sso.protocol": [
+  "البروتوكول"
+ ],
+ "sso.redirectUri": [
+  "عنوان URI لإعادة التوجيه المطلوب تسجيله"
+ ],
+ "sso.remove": [
+  "إزالة ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "إزالة الاتصال"
+ ],
+ "sso.removeExplained": [
+  "يبقى مستخدموه أعضاءً في الفريق، لكن لا يمكنهم تسجيل الدخول عبره بعد الآن."
+ ],
+ "sso.removeTitle": [
+  "هل تريد إزالة ",
+  [
+   "name"
+  ],
+  "؟"
+ ],
+ "sso.rename": [
+  "إعادة التسمية"
+ ],
+ "sso.retires": [
+  "يُسحب في ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "تدوير الشهادات"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "معرّف كيان مزوّد الخدمة"
+ ],
+ "sso.spMetadata": [
+  "البيانات الوصفية لمزوّد الخدمة"
+ ],
+ "sso.title": [
+  "اتصالات SSO"
+ ],
+ "ssoSetup.aUrl": [
+  "رابط URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "رابط ACS"
+ ],
+ "ssoSetup.addDomain": [
+  "إضافة النطاق"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "رمز الحامل (يُعرض مرة واحدة)"
+ ],
+ "ssoSetup.clientId": [
+  "معرّف العميل"
+ ],
+ "ssoSetup.connection": [
+  "الاتصال"
+ ],
+ "ssoSetup.connectionDescription": [
+  "اربط موفّر الهوية الخاص بك (SAML 2.0 أو OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "الاتصال ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "اتصال SSO"
+ ],
+ "ssoSetup.createScim": [
+  "إنشاء دليل SCIM"
+ ],
+ "ssoSetup.domain": [
+  "النطاق"
+ ],
+ "ssoSetup.domains": [
+  "النطاقات"
+ ],
+ "ssoSetup.domainsDescription": [
+  "انشر سجل TXT ثم تحقّق: يسجّل أصحاب هذه العناوين الدخول عبر موفّر الهوية الخاص بك."
+ ],
+ "ssoSetup.domainsTitle": [
+  "نطاقات البريد الإلكتروني"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "فُتح رابط الإعداد هذا من قبل. اطلب رابطًا جديدًا."
+ ],
+ "ssoSetup.linkExpired": [
+  "انتهت صلاحية رابط الإعداد هذا. اطلب رابطًا جديدًا."
+ ],
+ "ssoSetup.linkNotFound": [
+  "رابط الإعداد هذا غير صالح."
+ ],
+ "ssoSetup.linkRevoked": [
+  "أُلغي رابط الإعداد هذا. اطلب رابطًا جديدًا."
+ ],
+ "ssoSetup.metadataFrom": [
+  "مصدر البيانات الوصفية"
+ ],
+ "ssoSetup.metadataUrl": [
+  "رابط البيانات الوصفية لموفّر الهوية"
+ ],
+ "ssoSetup.metadataXml": [
+  "البيانات الوصفية لموفّر الهوية (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(لم يتم التحقق)"
+ ],
+ "ssoSetup.saveConnection": [
+  "حفظ الاتصال"
+ ],
+ "ssoSetup.scimDescription": [
+  "ينشئ موفّر الهوية أعضاء الفريق ويزيلهم."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "انتهت جلسة الإعداد. اطلب رابطًا جديدًا."
+ ],
+ "ssoSetup.spMetadata": [
+  "البيانات الوصفية لمزوّد الخدمة"
+ ],
+ "ssoSetup.teamOf": [
+  "فريق ",
+  [
+   "team"
+  ],
+  " في ",
+  [
+   "project"
+  ],
+  ". تنتهي هذه الجلسة في ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "إعداد تسجيل الدخول الموحّد"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(تم التحقق)"
+ ],
+ "ssoSetup.verify": [
+  "التحقق من ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "مكونات Stripe"

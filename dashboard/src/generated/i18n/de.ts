@@ -356,6 +356,91 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "OAuth-Anbieter"
  ],
+ "auth.oidc.add": [
+  "Anbieter hinzufügen"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " hinzugefügt."
+ ],
+ "auth.oidc.clientId": [
+  "Client-ID"
+ ],
+ "auth.oidc.clientSecret": [
+  "Client-Geheimnis"
+ ],
+ "auth.oidc.description": [
+  "Jeder OpenID-Connect-Anbieter (Keycloak, Okta, Entra ID…) als Anmeldeschaltfläche neben den eingebauten. Das Discovery-Dokument des Ausstellers wird vor dem Speichern gelesen."
+ ],
+ "auth.oidc.displayName": [
+  "Name der Schaltfläche"
+ ],
+ "auth.oidc.issuer": [
+  "Aussteller-URL"
+ ],
+ "auth.oidc.key": [
+  "Schlüssel (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "Der Schlüssel ",
+  [
+   "key"
+  ],
+  " wird bereits von einem Anbieter oben verwendet."
+ ],
+ "auth.oidc.new": [
+  "Neuer OpenID-Connect-Anbieter"
+ ],
+ "auth.oidc.none": [
+  "Noch keine eigenen OpenID-Connect-Anbieter."
+ ],
+ "auth.oidc.provider": [
+  "OpenID-Connect-Anbieter ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "Bei dem Anbieter zu registrierende Weiterleitungs-URI:"
+ ],
+ "auth.oidc.remove": [
+  [
+   "provider"
+  ],
+  " entfernen"
+ ],
+ "auth.oidc.removeConfirm": [
+  "Anbieter entfernen"
+ ],
+ "auth.oidc.removeExplained": [
+  "Seine Schaltfläche verschwindet von der Anmeldeseite. Wer sich damit angemeldet hat, behält sein Konto und kann sich anders anmelden."
+ ],
+ "auth.oidc.removeTitle": [
+  [
+   "provider"
+  ],
+  " entfernen?"
+ ],
+ "auth.oidc.save": [
+  [
+   "provider"
+  ],
+  " speichern"
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " gespeichert."
+ ],
+ "auth.oidc.scopes": [
+  "Scopes (optional, durch Leerzeichen getrennt)"
+ ],
+ "auth.oidc.title": [
+  "Eigene OpenID-Connect-Anbieter"
+ ],
  "auth.outage": [
   "Wenn der Anbieter nicht erreichbar ist"
  ],
@@ -2886,6 +2971,153 @@ export const messages: Messages = {
  "projects.title": [
   "Projekte"
  ],
+ "refusal.metadata": [
+  "Die IdP-Metadaten konnten nicht gelesen werden: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "die Adresse der URL darf vom Server nicht erreicht werden (private oder lokale Adressen werden abgelehnt)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "die Antwort sind keine SAML-Metadaten eines Identitätsanbieters."
+ ],
+ "refusal.metadata.timeout": [
+  "die URL hat nicht innerhalb von 10 Sekunden geantwortet."
+ ],
+ "refusal.metadata.tooLarge": [
+  "die Antwort ist größer als 200 kB."
+ ],
+ "refusal.metadata.unreachable": [
+  "die URL hat nicht mit den Metadaten geantwortet (keine Verbindung oder ein Fehlerstatus)."
+ ],
+ "refusal.oidc": [
+  "Der OpenID-Anbieter wurde nicht gespeichert: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "die Adresse des Ausstellers darf vom Server nicht erreicht werden (private oder lokale Adressen werden abgelehnt; Loopback nur, wenn das Projekt localhost erlaubt)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "Client-ID und Client-Geheimnis sind nötig (für einen OpenID-Anbieter gibt es keine gemeinsamen Schlüssel)."
+ ],
+ "refusal.oidc.discovery": [
+  "das Discovery-Dokument des Ausstellers (/.well-known/openid-configuration) konnte nicht gelesen werden. Prüfen Sie die Aussteller-URL."
+ ],
+ "refusal.oidc.displayName": [
+  "der Name der Schaltfläche muss 1 bis 64 Zeichen haben."
+ ],
+ "refusal.oidc.issuer": [
+  "der Aussteller muss eine http- oder https-URL sein."
+ ],
+ "refusal.oidc.key": [
+  "der Schlüssel muss „oidc-“ gefolgt von 1 bis 40 Kleinbuchstaben, Ziffern oder Bindestrichen sein."
+ ],
+ "refusal.oidc.scopes": [
+  "die Scopes müssen ein durch Leerzeichen getrennter Text sein."
+ ],
+ "scim.baseUrl": [
+  "SCIM-Basis-URL"
+ ],
+ "scim.bearerToken": [
+  "Bearer-Token"
+ ],
+ "scim.copied": [
+  "Ich habe es kopiert"
+ ],
+ "scim.copyNow": [
+  "Token jetzt kopieren"
+ ],
+ "scim.copyToken": [
+  "SCIM-Token kopieren"
+ ],
+ "scim.create": [
+  "Verzeichnis anlegen"
+ ],
+ "scim.created": [
+  "angelegt ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  [
+   "name"
+  ],
+  " löschen"
+ ],
+ "scim.deleteConfirm": [
+  "Verzeichnis löschen"
+ ],
+ "scim.deleteExplained": [
+  "Sein Token funktioniert sofort nicht mehr. Die von ihm angelegten Benutzer bleiben Mitglieder des Teams."
+ ],
+ "scim.deleteTitle": [
+  [
+   "name"
+  ],
+  " löschen?"
+ ],
+ "scim.description": [
+  "Der Identitätsanbieter des Teams legt seine Mitglieder über SCIM 2.0 an, ändert und entfernt sie."
+ ],
+ "scim.directories": [
+  "SCIM-Verzeichnisse"
+ ],
+ "scim.directoryName": [
+  "Name des Verzeichnisses"
+ ],
+ "scim.directoryPlaceholder": [
+  "SCIM-Verzeichnis"
+ ],
+ "scim.giveIdp": [
+  "Geben Sie dem Identitätsanbieter die Basis-URL und dieses Bearer-Token. Es wird als Hash gespeichert: Nur jetzt wird es angezeigt."
+ ],
+ "scim.newToken": [
+  "Neues SCIM-Token"
+ ],
+ "scim.none": [
+  "Keine SCIM-Verzeichnisse."
+ ],
+ "scim.previousUntil": [
+  "Das vorige Token funktioniert bis ",
+  [
+   "date"
+  ],
+  ": stellen Sie den Identitätsanbieter vorher um."
+ ],
+ "scim.previousValid": [
+  "vorheriges Token gültig bis ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "Token wechseln"
+ ],
+ "scim.rotateExplained": [
+  "Ein neues Token wird einmal angezeigt. Das aktuelle Token funktioniert noch 24 Stunden und wird dann abgelehnt."
+ ],
+ "scim.rotateOf": [
+  "Token von ",
+  [
+   "name"
+  ],
+  " wechseln"
+ ],
+ "scim.rotateTitle": [
+  "Token von ",
+  [
+   "name"
+  ],
+  " wechseln?"
+ ],
+ "scim.title": [
+  "SCIM-Bereitstellung"
+ ],
  "sendDraft.allUsers": [
   "Alle Benutzer"
  ],
@@ -3053,6 +3285,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "Wird übertragen…"
+ ],
+ "setupLinks.copied": [
+  "Ich habe ihn kopiert"
+ ],
+ "setupLinks.copy": [
+  "Einrichtungslink kopieren"
+ ],
+ "setupLinks.copyNow": [
+  "Link jetzt kopieren"
+ ],
+ "setupLinks.create": [
+  "Einrichtungslink erstellen"
+ ],
+ "setupLinks.created": [
+  "Link erstellt ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "Ein einmaliger Link für die IT-Administration des Teams: Sie richtet die SSO-Verbindung, die Domains und das SCIM-Verzeichnis des Teams ein, sonst nichts."
+ ],
+ "setupLinks.list": [
+  "Einrichtungslinks"
+ ],
+ "setupLinks.new": [
+  "Neuer Einrichtungslink"
+ ],
+ "setupLinks.opensOnce": [
+  "Er öffnet sich einmal, bis ",
+  [
+   "date"
+  ],
+  "; er wird nur jetzt angezeigt."
+ ],
+ "setupLinks.revoke": [
+  "Einrichtungslink widerrufen"
+ ],
+ "setupLinks.status.active": [
+  "aktiv"
+ ],
+ "setupLinks.status.expired": [
+  "abgelaufen"
+ ],
+ "setupLinks.status.revoked": [
+  "widerrufen"
+ ],
+ "setupLinks.status.used": [
+  "benutzt"
+ ],
+ "setupLinks.title": [
+  "Selbstständige Einrichtung"
  ],
  "shell.allProjects": [
   "Alle Projekte"
@@ -3399,6 +3683,270 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "Wenn keine Regel entscheidet"
+ ],
+ "sso.acsUrl": [
+  "ACS-URL für den IdP"
+ ],
+ "sso.add": [
+  "Verbindung hinzufügen"
+ ],
+ "sso.certificates": [
+  "Signaturzertifikate des IdP"
+ ],
+ "sso.certificatesOf": [
+  "Zertifikate von ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "Client-ID"
+ ],
+ "sso.clientSecret": [
+  "Client-Geheimnis"
+ ],
+ "sso.connection": [
+  "SSO-Verbindung ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "Name der Verbindung"
+ ],
+ "sso.copyAcsUrl": [
+  "ACS-URL kopieren"
+ ],
+ "sso.copyRedirectUri": [
+  "Weiterleitungs-URI kopieren"
+ ],
+ "sso.current": [
+  "aktuell"
+ ],
+ "sso.description": [
+  "Die Mitglieder des Teams melden sich über ihren eigenen Identitätsanbieter an (SAML 2.0 oder OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "SP-Metadaten herunterladen"
+ ],
+ "sso.enabled": [
+  "Aktiviert"
+ ],
+ "sso.idpEntityId": [
+  "IdP-Entity-ID"
+ ],
+ "sso.issuer": [
+  "Aussteller"
+ ],
+ "sso.issuerUrl": [
+  "Aussteller-URL"
+ ],
+ "sso.metadataFromUrl": [
+  "Einer URL (vom Server gelesen)"
+ ],
+ "sso.metadataFromXml": [
+  "Eingefügtem XML"
+ ],
+ "sso.metadataSource": [
+  "IdP-Metadaten aus"
+ ],
+ "sso.metadataUrl": [
+  "URL der IdP-Metadaten"
+ ],
+ "sso.metadataXml": [
+  "IdP-Metadaten (XML)"
+ ],
+ "sso.nameOf": [
+  "Name von ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "Neue SSO-Verbindung"
+ ],
+ "sso.newMetadataSource": [
+  "Neue IdP-Metadaten aus"
+ ],
+ "sso.newMetadataUrl": [
+  "Neue URL der IdP-Metadaten"
+ ],
+ "sso.newMetadataXml": [
+  "Neue IdP-Metadaten (XML)"
+ ],
+ "sso.none": [
+  "Keine SSO-Verbindungen."
+ ],
+ "sso.off": [
+  "aus"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "Alte Zertifikate akzeptiert für (Stunden)"
+ ],
+ "sso.protocol": [
+  "Protokoll"
+ ],
+ "sso.redirectUri": [
+  "Zu registrierende Weiterleitungs-URI"
+ ],
+ "sso.remove": [
+  [
+   "name"
+  ],
+  " entfernen"
+ ],
+ "sso.removeConfirm": [
+  "Verbindung entfernen"
+ ],
+ "sso.removeExplained": [
+  "Seine Benutzer bleiben Mitglieder des Teams; sie können sich nicht mehr darüber anmelden."
+ ],
+ "sso.removeTitle": [
+  [
+   "name"
+  ],
+  " entfernen?"
+ ],
+ "sso.rename": [
+  "Umbenennen"
+ ],
+ "sso.retires": [
+  "läuft ab ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "Zertifikate wechseln"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "SP-Entity-ID"
+ ],
+ "sso.spMetadata": [
+  "SP-Metadaten"
+ ],
+ "sso.title": [
+  "SSO-Verbindungen"
+ ],
+ "ssoSetup.aUrl": [
+  "Einer URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "ACS-URL"
+ ],
+ "ssoSetup.addDomain": [
+  "Domain hinzufügen"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Bearer-Token (einmal angezeigt)"
+ ],
+ "ssoSetup.clientId": [
+  "Client-ID"
+ ],
+ "ssoSetup.connection": [
+  "Verbindung"
+ ],
+ "ssoSetup.connectionDescription": [
+  "Verbinden Sie Ihren Identitätsanbieter (SAML 2.0 oder OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "Verbindung ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "SSO-Verbindung"
+ ],
+ "ssoSetup.createScim": [
+  "SCIM-Verzeichnis anlegen"
+ ],
+ "ssoSetup.domain": [
+  "Domäne"
+ ],
+ "ssoSetup.domains": [
+  "Domänen"
+ ],
+ "ssoSetup.domainsDescription": [
+  "Veröffentlichen Sie den TXT-Eintrag und prüfen Sie dann: Personen mit diesen Adressen melden sich über Ihren IdP an."
+ ],
+ "ssoSetup.domainsTitle": [
+  "E-Mail-Domains"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "Dieser Einrichtungslink wurde bereits geöffnet. Bitten Sie um einen neuen."
+ ],
+ "ssoSetup.linkExpired": [
+  "Dieser Einrichtungslink ist abgelaufen. Bitten Sie um einen neuen."
+ ],
+ "ssoSetup.linkNotFound": [
+  "Dieser Einrichtungslink ist ungültig."
+ ],
+ "ssoSetup.linkRevoked": [
+  "Dieser Einrichtungslink wurde widerrufen. Bitten Sie um einen neuen."
+ ],
+ "ssoSetup.metadataFrom": [
+  "Metadaten aus"
+ ],
+ "ssoSetup.metadataUrl": [
+  "URL der Metadaten des Identitätsanbieters"
+ ],
+ "ssoSetup.metadataXml": [
+  "Metadaten des Identitätsanbieters (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(nicht bestätigt)"
+ ],
+ "ssoSetup.saveConnection": [
+  "Verbindung speichern"
+ ],
+ "ssoSetup.scimDescription": [
+  "Ihr Identitätsanbieter legt die Mitglieder des Teams an und entfernt sie."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "Ihre Einrichtungssitzung ist beendet. Bitten Sie um einen neuen Link."
+ ],
+ "ssoSetup.spMetadata": [
+  "Metadaten des Dienstanbieters"
+ ],
+ "ssoSetup.teamOf": [
+  "Team ",
+  [
+   "team"
+  ],
+  " von ",
+  [
+   "project"
+  ],
+  ". Diese Sitzung endet ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "Einrichtung der Einmalanmeldung"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(bestätigt)"
+ ],
+ "ssoSetup.verify": [
+  [
+   "domain"
+  ],
+  " prüfen"
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Stripe-Komponenten"

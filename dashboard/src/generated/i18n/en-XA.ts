@@ -554,6 +554,134 @@ export const messages: Messages = {
   "ÖÅûţĥ pŕövîđéŕš",
   "⟧"
  ],
+ "auth.oidc.add": [
+  "⟦",
+  "Åđđ pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.oidc.added": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " åđđéđ.",
+  "⟧"
+ ],
+ "auth.oidc.clientId": [
+  "⟦",
+  "Çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "auth.oidc.clientSecret": [
+  "⟦",
+  "Çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "auth.oidc.description": [
+  "⟦",
+  "Åñý ÖpéñÎĐ Çöññéçţ pŕövîđéŕ (Ķéýçĺöåķ, Öķţå, Éñţŕå ÎĐ…) åš å šîĝñ-îñ ƀûţţöñ ƀéšîđé ţĥé ƀûîĺţ-îñ öñéš. Ţĥé îššûéŕ'š đîšçövéŕý đöçûméñţ îš ŕéåđ ƀéföŕé ţĥé pŕövîđéŕ îš šåvéđ.",
+  "⟧"
+ ],
+ "auth.oidc.displayName": [
+  "⟦",
+  "Ɓûţţöñ ñåmé",
+  "⟧"
+ ],
+ "auth.oidc.issuer": [
+  "⟦",
+  "Îššûéŕ ÛŔĹ",
+  "⟧"
+ ],
+ "auth.oidc.key": [
+  "⟦",
+  "Ķéý (öîđç-…)",
+  "⟧"
+ ],
+ "auth.oidc.keyTaken": [
+  "⟦",
+  "Ţĥé ķéý ",
+  [
+   "key"
+  ],
+  " îš åĺŕéåđý ûšéđ ƀý å pŕövîđéŕ åƀövé.",
+  "⟧"
+ ],
+ "auth.oidc.new": [
+  "⟦",
+  "Ñéw ÖpéñÎĐ Çöññéçţ pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.oidc.none": [
+  "⟦",
+  "Ñö ÖpéñÎĐ Çöññéçţ pŕövîđéŕš öf ýöûŕ öwñ ýéţ.",
+  "⟧"
+ ],
+ "auth.oidc.provider": [
+  "⟦",
+  "ÖpéñÎĐ Çöññéçţ pŕövîđéŕ ",
+  [
+   "provider"
+  ],
+  "⟧"
+ ],
+ "auth.oidc.redirectUri": [
+  "⟦",
+  "Ŕéđîŕéçţ ÛŔÎ ţö ŕéĝîšţéŕ åţ ţĥé pŕövîđéŕ:",
+  "⟧"
+ ],
+ "auth.oidc.remove": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "provider"
+  ],
+  "⟧"
+ ],
+ "auth.oidc.removeConfirm": [
+  "⟦",
+  "Ŕémövé pŕövîđéŕ",
+  "⟧"
+ ],
+ "auth.oidc.removeExplained": [
+  "⟦",
+  "Îţš ƀûţţöñ ĺéåvéš ţĥé šîĝñ-îñ påĝé. Ûšéŕš wĥö šîĝñéđ îñ wîţĥ îţ ķéép ţĥéîŕ åççöûñţš åñđ çåñ šîĝñ îñ åñöţĥéŕ wåý.",
+  "⟧"
+ ],
+ "auth.oidc.removeTitle": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "provider"
+  ],
+  "?",
+  "⟧"
+ ],
+ "auth.oidc.save": [
+  "⟦",
+  "Šåvé ",
+  [
+   "provider"
+  ],
+  "⟧"
+ ],
+ "auth.oidc.saved": [
+  "⟦",
+  [
+   "provider"
+  ],
+  " šåvéđ.",
+  "⟧"
+ ],
+ "auth.oidc.scopes": [
+  "⟦",
+  "Šçöpéš (öpţîöñåĺ, špåçé-šépåŕåţéđ)",
+  "⟧"
+ ],
+ "auth.oidc.title": [
+  "⟦",
+  "Ýöûŕ öwñ ÖpéñÎĐ Çöññéçţ pŕövîđéŕš",
+  "⟧"
+ ],
  "auth.outage": [
   "⟦",
   "Wĥéñ ţĥé pŕövîđéŕ çåññöţ ƀé ŕéåçĥéđ",
@@ -4399,6 +4527,231 @@ export const messages: Messages = {
   "Pŕöjéçţš",
   "⟧"
  ],
+ "refusal.metadata": [
+  "⟦",
+  "Ţĥé ÎđP méţåđåţå çöûĺđ ñöţ ƀé ŕéåđ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "⟦",
+  "ţĥé ÛŔĹ'š åđđŕéšš måý ñöţ ƀé ŕéåçĥéđ fŕöm ţĥé šéŕvéŕ (pŕîvåţé öŕ ĺöçåĺ åđđŕéššéš åŕé ŕéfûšéđ).",
+  "⟧"
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "⟦",
+  "ţĥé åñšwéŕ îš ñöţ ŠÅMĹ méţåđåţå öf åñ îđéñţîţý pŕövîđéŕ.",
+  "⟧"
+ ],
+ "refusal.metadata.timeout": [
+  "⟦",
+  "ţĥé ÛŔĹ đîđ ñöţ åñšwéŕ wîţĥîñ 10 šéçöñđš.",
+  "⟧"
+ ],
+ "refusal.metadata.tooLarge": [
+  "⟦",
+  "ţĥé åñšwéŕ îš ĺåŕĝéŕ ţĥåñ 200 ķƁ.",
+  "⟧"
+ ],
+ "refusal.metadata.unreachable": [
+  "⟦",
+  "ţĥé ÛŔĹ đîđ ñöţ åñšwéŕ wîţĥ ţĥé méţåđåţå (ñö çöññéçţîöñ, öŕ åñ éŕŕöŕ šţåţûš).",
+  "⟧"
+ ],
+ "refusal.oidc": [
+  "⟦",
+  "Ţĥé ÖpéñÎĐ pŕövîđéŕ wåš ñöţ šåvéđ: ",
+  [
+   "reason"
+  ],
+  "⟧"
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "⟦",
+  "ţĥé îššûéŕ'š åđđŕéšš måý ñöţ ƀé ŕéåçĥéđ fŕöm ţĥé šéŕvéŕ (pŕîvåţé öŕ ĺöçåĺ åđđŕéššéš åŕé ŕéfûšéđ; ĺööpƀåçķ öñĺý wĥéñ ţĥé pŕöjéçţ åĺĺöwš ĺöçåĺĥöšţ).",
+  "⟧"
+ ],
+ "refusal.oidc.clientKeys": [
+  "⟦",
+  "å çĺîéñţ ÎĐ åñđ å çĺîéñţ šéçŕéţ åŕé ñééđéđ (ţĥéŕé åŕé ñö šĥåŕéđ ķéýš föŕ åñ ÖpéñÎĐ pŕövîđéŕ).",
+  "⟧"
+ ],
+ "refusal.oidc.discovery": [
+  "⟦",
+  "ţĥé îššûéŕ'š đîšçövéŕý đöçûméñţ (/.wéĺĺ-ķñöwñ/öpéñîđ-çöñfîĝûŕåţîöñ) çöûĺđ ñöţ ƀé ŕéåđ. Çĥéçķ ţĥé îššûéŕ ÛŔĹ.",
+  "⟧"
+ ],
+ "refusal.oidc.displayName": [
+  "⟦",
+  "ţĥé ƀûţţöñ ñåmé mûšţ ĥåvé 1 ţö 64 çĥåŕåçţéŕš.",
+  "⟧"
+ ],
+ "refusal.oidc.issuer": [
+  "⟦",
+  "ţĥé îššûéŕ mûšţ ƀé åñ ĥţţp öŕ ĥţţpš ÛŔĹ.",
+  "⟧"
+ ],
+ "refusal.oidc.key": [
+  "⟦",
+  "ţĥé ķéý mûšţ ƀé “öîđç-” föĺĺöwéđ ƀý 1 ţö 40 ĺöwéŕçåšé ĺéţţéŕš, đîĝîţš öŕ ĥýpĥéñš.",
+  "⟧"
+ ],
+ "refusal.oidc.scopes": [
+  "⟦",
+  "ţĥé šçöpéš mûšţ ƀé å špåçé-šépåŕåţéđ ţéxţ.",
+  "⟧"
+ ],
+ "scim.baseUrl": [
+  "⟦",
+  "ŠÇÎM ƀåšé ÛŔĹ",
+  "⟧"
+ ],
+ "scim.bearerToken": [
+  "⟦",
+  "Ɓéåŕéŕ ţöķéñ",
+  "⟧"
+ ],
+ "scim.copied": [
+  "⟦",
+  "Î ĥåvé çöpîéđ îţ",
+  "⟧"
+ ],
+ "scim.copyNow": [
+  "⟦",
+  "Çöpý ţĥé ţöķéñ ñöw",
+  "⟧"
+ ],
+ "scim.copyToken": [
+  "⟦",
+  "Çöpý ţĥé ŠÇÎM ţöķéñ",
+  "⟧"
+ ],
+ "scim.create": [
+  "⟦",
+  "Çŕéåţé đîŕéçţöŕý",
+  "⟧"
+ ],
+ "scim.created": [
+  "⟦",
+  "çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "scim.delete": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "scim.deleteConfirm": [
+  "⟦",
+  "Đéĺéţé đîŕéçţöŕý",
+  "⟧"
+ ],
+ "scim.deleteExplained": [
+  "⟦",
+  "Îţš ţöķéñ šţöpš wöŕķîñĝ åţ öñçé. Ţĥé ûšéŕš îţ pŕövîšîöñéđ šţåý mémƀéŕš öf ţĥé ţéåm.",
+  "⟧"
+ ],
+ "scim.deleteTitle": [
+  "⟦",
+  "Đéĺéţé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "scim.description": [
+  "⟦",
+  "Ţĥé ţéåm'š îđéñţîţý pŕövîđéŕ çŕéåţéš, ûpđåţéš åñđ ŕémövéš îţš mémƀéŕš ţĥŕöûĝĥ ŠÇÎM 2.0.",
+  "⟧"
+ ],
+ "scim.directories": [
+  "⟦",
+  "ŠÇÎM đîŕéçţöŕîéš",
+  "⟧"
+ ],
+ "scim.directoryName": [
+  "⟦",
+  "Đîŕéçţöŕý ñåmé",
+  "⟧"
+ ],
+ "scim.directoryPlaceholder": [
+  "⟦",
+  "ŠÇÎM đîŕéçţöŕý",
+  "⟧"
+ ],
+ "scim.giveIdp": [
+  "⟦",
+  "Ĝîvé ţĥé îđéñţîţý pŕövîđéŕ ţĥé ƀåšé ÛŔĹ åñđ ţĥîš ƀéåŕéŕ ţöķéñ. Îţ îš šţöŕéđ åš å đîĝéšţ: ţĥîš îš ţĥé öñĺý ţîmé îţ îš šĥöwñ.",
+  "⟧"
+ ],
+ "scim.newToken": [
+  "⟦",
+  "Ñéw ŠÇÎM ţöķéñ",
+  "⟧"
+ ],
+ "scim.none": [
+  "⟦",
+  "Ñö ŠÇÎM đîŕéçţöŕîéš.",
+  "⟧"
+ ],
+ "scim.previousUntil": [
+  "⟦",
+  "Ţĥé pŕévîöûš ţöķéñ ķéépš wöŕķîñĝ ûñţîĺ ",
+  [
+   "date"
+  ],
+  ": šwîţçĥ ţĥé îđéñţîţý pŕövîđéŕ övéŕ ƀéföŕé ţĥéñ.",
+  "⟧"
+ ],
+ "scim.previousValid": [
+  "⟦",
+  "pŕévîöûš ţöķéñ våĺîđ ûñţîĺ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "scim.rotateConfirm": [
+  "⟦",
+  "Ŕöţåţé ţöķéñ",
+  "⟧"
+ ],
+ "scim.rotateExplained": [
+  "⟦",
+  "Å ñéw ţöķéñ îš šĥöwñ öñçé. Ţĥé çûŕŕéñţ ţöķéñ ķéépš wöŕķîñĝ föŕ 24 ĥöûŕš, ţĥéñ îš ŕéfûšéđ.",
+  "⟧"
+ ],
+ "scim.rotateOf": [
+  "⟦",
+  "Ŕöţåţé ţöķéñ öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "scim.rotateTitle": [
+  "⟦",
+  "Ŕöţåţé ţĥé ţöķéñ öf ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "scim.title": [
+  "⟦",
+  "ŠÇÎM pŕövîšîöñîñĝ",
+  "⟧"
+ ],
  "sendDraft.allUsers": [
   "⟦",
   "Åĺĺ ûšéŕš",
@@ -4650,6 +5003,88 @@ export const messages: Messages = {
  "settings.transferring": [
   "⟦",
   "Ţŕåñšféŕŕîñĝ…",
+  "⟧"
+ ],
+ "setupLinks.copied": [
+  "⟦",
+  "Î ĥåvé çöpîéđ îţ",
+  "⟧"
+ ],
+ "setupLinks.copy": [
+  "⟦",
+  "Çöpý ţĥé šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "setupLinks.copyNow": [
+  "⟦",
+  "Çöpý ţĥé ĺîñķ ñöw",
+  "⟧"
+ ],
+ "setupLinks.create": [
+  "⟦",
+  "Çŕéåţé šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "setupLinks.created": [
+  "⟦",
+  "Ĺîñķ çŕéåţéđ ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "setupLinks.description": [
+  "⟦",
+  "Å öñé-ţîmé ĺîñķ föŕ ţĥé ţéåm'š ÎŢ åđmîñ: ţĥéý çöñfîĝûŕé ţĥé ţéåm'š ŠŠÖ çöññéçţîöñ, đömåîñš åñđ ŠÇÎM đîŕéçţöŕý, ñöţĥîñĝ éĺšé.",
+  "⟧"
+ ],
+ "setupLinks.list": [
+  "⟦",
+  "Šéţûp ĺîñķš",
+  "⟧"
+ ],
+ "setupLinks.new": [
+  "⟦",
+  "Ñéw šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "setupLinks.opensOnce": [
+  "⟦",
+  "Îţ öpéñš öñçé, ûñţîĺ ",
+  [
+   "date"
+  ],
+  "; îţ îš šĥöwñ öñĺý ñöw.",
+  "⟧"
+ ],
+ "setupLinks.revoke": [
+  "⟦",
+  "Ŕévöķé šéţûp ĺîñķ",
+  "⟧"
+ ],
+ "setupLinks.status.active": [
+  "⟦",
+  "åçţîvé",
+  "⟧"
+ ],
+ "setupLinks.status.expired": [
+  "⟦",
+  "éxpîŕéđ",
+  "⟧"
+ ],
+ "setupLinks.status.revoked": [
+  "⟦",
+  "ŕévöķéđ",
+  "⟧"
+ ],
+ "setupLinks.status.used": [
+  "⟦",
+  "ûšéđ",
+  "⟧"
+ ],
+ "setupLinks.title": [
+  "⟦",
+  "Šéĺf-šéŕvé šéţûp",
   "⟧"
  ],
  "shell.allProjects": [
@@ -5177,6 +5612,423 @@ export const messages: Messages = {
  "signUpRules.whenNoRule": [
   "⟦",
   "Wĥéñ ñö ŕûĺé đéçîđéš",
+  "⟧"
+ ],
+ "sso.acsUrl": [
+  "⟦",
+  "ÅÇŠ ÛŔĹ ţö ĝîvé ţĥé ÎđP",
+  "⟧"
+ ],
+ "sso.add": [
+  "⟦",
+  "Åđđ çöññéçţîöñ",
+  "⟧"
+ ],
+ "sso.certificates": [
+  "⟦",
+  "ÎđP šîĝñîñĝ çéŕţîfîçåţéš",
+  "⟧"
+ ],
+ "sso.certificatesOf": [
+  "⟦",
+  "Çéŕţîfîçåţéš öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "sso.clientId": [
+  "⟦",
+  "Çĺîéñţ ÎĐ",
+  "⟧"
+ ],
+ "sso.clientSecret": [
+  "⟦",
+  "Çĺîéñţ šéçŕéţ",
+  "⟧"
+ ],
+ "sso.connection": [
+  "⟦",
+  "ŠŠÖ çöññéçţîöñ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "sso.connectionName": [
+  "⟦",
+  "Çöññéçţîöñ ñåmé",
+  "⟧"
+ ],
+ "sso.copyAcsUrl": [
+  "⟦",
+  "Çöpý ţĥé ÅÇŠ ÛŔĹ",
+  "⟧"
+ ],
+ "sso.copyRedirectUri": [
+  "⟦",
+  "Çöpý ţĥé ŕéđîŕéçţ ÛŔÎ",
+  "⟧"
+ ],
+ "sso.current": [
+  "⟦",
+  "çûŕŕéñţ",
+  "⟧"
+ ],
+ "sso.description": [
+  "⟦",
+  "Ţĥé ţéåm'š mémƀéŕš šîĝñ îñ ţĥŕöûĝĥ ţĥéîŕ öwñ îđéñţîţý pŕövîđéŕ (ŠÅMĹ 2.0 öŕ ÖpéñÎĐ Çöññéçţ).",
+  "⟧"
+ ],
+ "sso.downloadSpMetadata": [
+  "⟦",
+  "Đöwñĺöåđ ŠP méţåđåţå",
+  "⟧"
+ ],
+ "sso.enabled": [
+  "⟦",
+  "Éñåƀĺéđ",
+  "⟧"
+ ],
+ "sso.idpEntityId": [
+  "⟦",
+  "ÎđP éñţîţý ÎĐ",
+  "⟧"
+ ],
+ "sso.issuer": [
+  "⟦",
+  "Îššûéŕ",
+  "⟧"
+ ],
+ "sso.issuerUrl": [
+  "⟦",
+  "Îššûéŕ ÛŔĹ",
+  "⟧"
+ ],
+ "sso.metadataFromUrl": [
+  "⟦",
+  "Å ÛŔĹ (ŕéåđ ƀý ţĥé šéŕvéŕ)",
+  "⟧"
+ ],
+ "sso.metadataFromXml": [
+  "⟦",
+  "Påšţéđ XMĹ",
+  "⟧"
+ ],
+ "sso.metadataSource": [
+  "⟦",
+  "ÎđP méţåđåţå fŕöm",
+  "⟧"
+ ],
+ "sso.metadataUrl": [
+  "⟦",
+  "ÎđP méţåđåţå ÛŔĹ",
+  "⟧"
+ ],
+ "sso.metadataXml": [
+  "⟦",
+  "ÎđP méţåđåţå XMĹ",
+  "⟧"
+ ],
+ "sso.nameOf": [
+  "⟦",
+  "Ñåmé öf ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "sso.newConnection": [
+  "⟦",
+  "Ñéw ŠŠÖ çöññéçţîöñ",
+  "⟧"
+ ],
+ "sso.newMetadataSource": [
+  "⟦",
+  "Ñéw ÎđP méţåđåţå fŕöm",
+  "⟧"
+ ],
+ "sso.newMetadataUrl": [
+  "⟦",
+  "Ñéw ÎđP méţåđåţå ÛŔĹ",
+  "⟧"
+ ],
+ "sso.newMetadataXml": [
+  "⟦",
+  "Ñéw ÎđP méţåđåţå XMĹ",
+  "⟧"
+ ],
+ "sso.none": [
+  "⟦",
+  "Ñö ŠŠÖ çöññéçţîöñš.",
+  "⟧"
+ ],
+ "sso.off": [
+  "⟦",
+  "öff",
+  "⟧"
+ ],
+ "sso.oidc": [
+  "⟦",
+  "ÖpéñÎĐ Çöññéçţ",
+  "⟧"
+ ],
+ "sso.overlapHours": [
+  "⟦",
+  "Öĺđ çéŕţîfîçåţéš åççépţéđ föŕ (ĥöûŕš)",
+  "⟧"
+ ],
+ "sso.protocol": [
+  "⟦",
+  "Pŕöţöçöĺ",
+  "⟧"
+ ],
+ "sso.redirectUri": [
+  "⟦",
+  "Ŕéđîŕéçţ ÛŔÎ ţö ŕéĝîšţéŕ",
+  "⟧"
+ ],
+ "sso.remove": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "sso.removeConfirm": [
+  "⟦",
+  "Ŕémövé çöññéçţîöñ",
+  "⟧"
+ ],
+ "sso.removeExplained": [
+  "⟦",
+  "Îţš ûšéŕš šţåý mémƀéŕš öf ţĥé ţéåm; ţĥéý çåñ ñö ĺöñĝéŕ šîĝñ îñ ţĥŕöûĝĥ îţ.",
+  "⟧"
+ ],
+ "sso.removeTitle": [
+  "⟦",
+  "Ŕémövé ",
+  [
+   "name"
+  ],
+  "?",
+  "⟧"
+ ],
+ "sso.rename": [
+  "⟦",
+  "Ŕéñåmé",
+  "⟧"
+ ],
+ "sso.retires": [
+  "⟦",
+  "ŕéţîŕéš ",
+  [
+   "date"
+  ],
+  "⟧"
+ ],
+ "sso.rotate": [
+  "⟦",
+  "Ŕöţåţé çéŕţîfîçåţéš",
+  "⟧"
+ ],
+ "sso.saml": [
+  "⟦",
+  "ŠÅMĹ 2.0",
+  "⟧"
+ ],
+ "sso.spEntityId": [
+  "⟦",
+  "ŠP éñţîţý ÎĐ",
+  "⟧"
+ ],
+ "sso.spMetadata": [
+  "⟦",
+  "ŠP méţåđåţå",
+  "⟧"
+ ],
+ "sso.title": [
+  "⟦",
+  "ŠŠÖ çöññéçţîöñš",
+  "⟧"
+ ],
+ "ssoSetup.aUrl": [
+  "⟦",
+  "Å ÛŔĹ",
+  "⟧"
+ ],
+ "ssoSetup.acsUrl": [
+  "⟦",
+  "ÅÇŠ ÛŔĹ",
+  "⟧"
+ ],
+ "ssoSetup.addDomain": [
+  "⟦",
+  "Åđđ đömåîñ",
+  "⟧"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "⟦",
+  "Ɓéåŕéŕ ţöķéñ (šĥöwñ öñçé)",
+  "⟧"
+ ],
+ "ssoSetup.clientId": [
+  "⟦",
+  "Çĺîéñţ îđ",
+  "⟧"
+ ],
+ "ssoSetup.connection": [
+  "⟦",
+  "Çöññéçţîöñ",
+  "⟧"
+ ],
+ "ssoSetup.connectionDescription": [
+  "⟦",
+  "Çöññéçţ ýöûŕ îđéñţîţý pŕövîđéŕ (ŠÅMĹ 2.0 öŕ ÖpéñÎĐ Çöññéçţ).",
+  "⟧"
+ ],
+ "ssoSetup.connectionOf": [
+  "⟦",
+  "Çöññéçţîöñ ",
+  [
+   "name"
+  ],
+  "⟧"
+ ],
+ "ssoSetup.connectionTitle": [
+  "⟦",
+  "ŠŠÖ çöññéçţîöñ",
+  "⟧"
+ ],
+ "ssoSetup.createScim": [
+  "⟦",
+  "Çŕéåţé ŠÇÎM đîŕéçţöŕý",
+  "⟧"
+ ],
+ "ssoSetup.domain": [
+  "⟦",
+  "Đömåîñ",
+  "⟧"
+ ],
+ "ssoSetup.domains": [
+  "⟦",
+  "Đömåîñš",
+  "⟧"
+ ],
+ "ssoSetup.domainsDescription": [
+  "⟦",
+  "Pûƀĺîšĥ ţĥé ŢXŢ ŕéçöŕđ, ţĥéñ véŕîfý: péöpĺé wîţĥ ţĥéšé åđđŕéššéš šîĝñ îñ ţĥŕöûĝĥ ýöûŕ ÎđP.",
+  "⟧"
+ ],
+ "ssoSetup.domainsTitle": [
+  "⟦",
+  "Émåîĺ đömåîñš",
+  "⟧"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "⟦",
+  "Ţĥîš šéţûp ĺîñķ wåš åĺŕéåđý öpéñéđ. Åšķ föŕ å ñéw öñé.",
+  "⟧"
+ ],
+ "ssoSetup.linkExpired": [
+  "⟦",
+  "Ţĥîš šéţûp ĺîñķ ĥåš éxpîŕéđ. Åšķ föŕ å ñéw öñé.",
+  "⟧"
+ ],
+ "ssoSetup.linkNotFound": [
+  "⟦",
+  "Ţĥîš šéţûp ĺîñķ îš ñöţ våĺîđ.",
+  "⟧"
+ ],
+ "ssoSetup.linkRevoked": [
+  "⟦",
+  "Ţĥîš šéţûp ĺîñķ wåš ŕévöķéđ. Åšķ föŕ å ñéw öñé.",
+  "⟧"
+ ],
+ "ssoSetup.metadataFrom": [
+  "⟦",
+  "Méţåđåţå fŕöm",
+  "⟧"
+ ],
+ "ssoSetup.metadataUrl": [
+  "⟦",
+  "Îđéñţîţý pŕövîđéŕ méţåđåţå ÛŔĹ",
+  "⟧"
+ ],
+ "ssoSetup.metadataXml": [
+  "⟦",
+  "Îđéñţîţý pŕövîđéŕ méţåđåţå (XMĹ)",
+  "⟧"
+ ],
+ "ssoSetup.notVerified": [
+  "⟦",
+  "(ñöţ véŕîfîéđ)",
+  "⟧"
+ ],
+ "ssoSetup.saveConnection": [
+  "⟦",
+  "Šåvé çöññéçţîöñ",
+  "⟧"
+ ],
+ "ssoSetup.scimDescription": [
+  "⟦",
+  "Ýöûŕ îđéñţîţý pŕövîđéŕ çŕéåţéš åñđ ŕémövéš ţĥé ţéåm'š mémƀéŕš.",
+  "⟧"
+ ],
+ "ssoSetup.sessionInvalid": [
+  "⟦",
+  "Ýöûŕ šéţûp šéššîöñ ĥåš éñđéđ. Åšķ föŕ å ñéw ĺîñķ.",
+  "⟧"
+ ],
+ "ssoSetup.spMetadata": [
+  "⟦",
+  "Šéŕvîçé pŕövîđéŕ méţåđåţå",
+  "⟧"
+ ],
+ "ssoSetup.teamOf": [
+  "⟦",
+  "Ţéåm ",
+  [
+   "team"
+  ],
+  " öf ",
+  [
+   "project"
+  ],
+  ". Ţĥîš šéššîöñ éñđš ",
+  [
+   "date"
+  ],
+  ".",
+  "⟧"
+ ],
+ "ssoSetup.title": [
+  "⟦",
+  "Šîñĝĺé šîĝñ-öñ šéţûp",
+  "⟧"
+ ],
+ "ssoSetup.txt": [
+  "⟦",
+  "ŢXŢ",
+  "⟧"
+ ],
+ "ssoSetup.verified": [
+  "⟦",
+  "(véŕîfîéđ)",
+  "⟧"
+ ],
+ "ssoSetup.verify": [
+  "⟦",
+  "Véŕîfý ",
+  [
+   "domain"
+  ],
+  "⟧"
+ ],
+ "ssoSetup.xml": [
+  "⟦",
+  "XMĹ",
   "⟧"
  ],
  "stripeComponents.label": [

@@ -356,6 +356,92 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "OAuth providers"
  ],
+ "auth.oidc.add": [
+  "Add provider"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " added."
+ ],
+ "auth.oidc.clientId": [
+  "Client ID"
+ ],
+ "auth.oidc.clientSecret": [
+  "Client secret"
+ ],
+ "auth.oidc.description": [
+  "Any OpenID Connect provider (Keycloak, Okta, Entra ID…) as a sign-in button beside the built-in ones. The issuer's discovery document is read before the provider is saved."
+ ],
+ "auth.oidc.displayName": [
+  "Button name"
+ ],
+ "auth.oidc.issuer": [
+  "Issuer URL"
+ ],
+ "auth.oidc.key": [
+  "Key (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "The key ",
+  [
+   "key"
+  ],
+  " is already used by a provider above."
+ ],
+ "auth.oidc.new": [
+  "New OpenID Connect provider"
+ ],
+ "auth.oidc.none": [
+  "No OpenID Connect providers of your own yet."
+ ],
+ "auth.oidc.provider": [
+  "OpenID Connect provider ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "Redirect URI to register at the provider:"
+ ],
+ "auth.oidc.remove": [
+  "Remove ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "Remove provider"
+ ],
+ "auth.oidc.removeExplained": [
+  "Its button leaves the sign-in page. Users who signed in with it keep their accounts and can sign in another way."
+ ],
+ "auth.oidc.removeTitle": [
+  "Remove ",
+  [
+   "provider"
+  ],
+  "?"
+ ],
+ "auth.oidc.save": [
+  "Save ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " saved."
+ ],
+ "auth.oidc.scopes": [
+  "Scopes (optional, space-separated)"
+ ],
+ "auth.oidc.title": [
+  "Your own OpenID Connect providers"
+ ],
  "auth.outage": [
   "When the provider cannot be reached"
  ],
@@ -2887,6 +2973,153 @@ export const messages: Messages = {
  "projects.title": [
   "Projects"
  ],
+ "refusal.metadata": [
+  "The IdP metadata could not be read: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "the URL's address may not be reached from the server (private or local addresses are refused)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "the answer is not SAML metadata of an identity provider."
+ ],
+ "refusal.metadata.timeout": [
+  "the URL did not answer within 10 seconds."
+ ],
+ "refusal.metadata.tooLarge": [
+  "the answer is larger than 200 kB."
+ ],
+ "refusal.metadata.unreachable": [
+  "the URL did not answer with the metadata (no connection, or an error status)."
+ ],
+ "refusal.oidc": [
+  "The OpenID provider was not saved: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "the issuer's address may not be reached from the server (private or local addresses are refused; loopback only when the project allows localhost)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "a client ID and a client secret are needed (there are no shared keys for an OpenID provider)."
+ ],
+ "refusal.oidc.discovery": [
+  "the issuer's discovery document (/.well-known/openid-configuration) could not be read. Check the issuer URL."
+ ],
+ "refusal.oidc.displayName": [
+  "the button name must have 1 to 64 characters."
+ ],
+ "refusal.oidc.issuer": [
+  "the issuer must be an http or https URL."
+ ],
+ "refusal.oidc.key": [
+  "the key must be “oidc-” followed by 1 to 40 lowercase letters, digits or hyphens."
+ ],
+ "refusal.oidc.scopes": [
+  "the scopes must be a space-separated text."
+ ],
+ "scim.baseUrl": [
+  "SCIM base URL"
+ ],
+ "scim.bearerToken": [
+  "Bearer token"
+ ],
+ "scim.copied": [
+  "I have copied it"
+ ],
+ "scim.copyNow": [
+  "Copy the token now"
+ ],
+ "scim.copyToken": [
+  "Copy the SCIM token"
+ ],
+ "scim.create": [
+  "Create directory"
+ ],
+ "scim.created": [
+  "created ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "Delete ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "Delete directory"
+ ],
+ "scim.deleteExplained": [
+  "Its token stops working at once. The users it provisioned stay members of the team."
+ ],
+ "scim.deleteTitle": [
+  "Delete ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.description": [
+  "The team's identity provider creates, updates and removes its members through SCIM 2.0."
+ ],
+ "scim.directories": [
+  "SCIM directories"
+ ],
+ "scim.directoryName": [
+  "Directory name"
+ ],
+ "scim.directoryPlaceholder": [
+  "SCIM directory"
+ ],
+ "scim.giveIdp": [
+  "Give the identity provider the base URL and this bearer token. It is stored as a digest: this is the only time it is shown."
+ ],
+ "scim.newToken": [
+  "New SCIM token"
+ ],
+ "scim.none": [
+  "No SCIM directories."
+ ],
+ "scim.previousUntil": [
+  "The previous token keeps working until ",
+  [
+   "date"
+  ],
+  ": switch the identity provider over before then."
+ ],
+ "scim.previousValid": [
+  "previous token valid until ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "Rotate token"
+ ],
+ "scim.rotateExplained": [
+  "A new token is shown once. The current token keeps working for 24 hours, then is refused."
+ ],
+ "scim.rotateOf": [
+  "Rotate token of ",
+  [
+   "name"
+  ]
+ ],
+ "scim.rotateTitle": [
+  "Rotate the token of ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.title": [
+  "SCIM provisioning"
+ ],
  "sendDraft.allUsers": [
   "All users"
  ],
@@ -3055,6 +3288,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "Transferring…"
+ ],
+ "setupLinks.copied": [
+  "I have copied it"
+ ],
+ "setupLinks.copy": [
+  "Copy the setup link"
+ ],
+ "setupLinks.copyNow": [
+  "Copy the link now"
+ ],
+ "setupLinks.create": [
+  "Create setup link"
+ ],
+ "setupLinks.created": [
+  "Link created ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "A one-time link for the team's IT admin: they configure the team's SSO connection, domains and SCIM directory, nothing else."
+ ],
+ "setupLinks.list": [
+  "Setup links"
+ ],
+ "setupLinks.new": [
+  "New setup link"
+ ],
+ "setupLinks.opensOnce": [
+  "It opens once, until ",
+  [
+   "date"
+  ],
+  "; it is shown only now."
+ ],
+ "setupLinks.revoke": [
+  "Revoke setup link"
+ ],
+ "setupLinks.status.active": [
+  "active"
+ ],
+ "setupLinks.status.expired": [
+  "expired"
+ ],
+ "setupLinks.status.revoked": [
+  "revoked"
+ ],
+ "setupLinks.status.used": [
+  "used"
+ ],
+ "setupLinks.title": [
+  "Self-serve setup"
  ],
  "shell.allProjects": [
   "All projects"
@@ -3400,6 +3685,271 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "When no rule decides"
+ ],
+ "sso.acsUrl": [
+  "ACS URL to give the IdP"
+ ],
+ "sso.add": [
+  "Add connection"
+ ],
+ "sso.certificates": [
+  "IdP signing certificates"
+ ],
+ "sso.certificatesOf": [
+  "Certificates of ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "Client ID"
+ ],
+ "sso.clientSecret": [
+  "Client secret"
+ ],
+ "sso.connection": [
+  "SSO connection ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "Connection name"
+ ],
+ "sso.copyAcsUrl": [
+  "Copy the ACS URL"
+ ],
+ "sso.copyRedirectUri": [
+  "Copy the redirect URI"
+ ],
+ "sso.current": [
+  "current"
+ ],
+ "sso.description": [
+  "The team's members sign in through their own identity provider (SAML 2.0 or OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "Download SP metadata"
+ ],
+ "sso.enabled": [
+  "Enabled"
+ ],
+ "sso.idpEntityId": [
+  "IdP entity ID"
+ ],
+ "sso.issuer": [
+  "Issuer"
+ ],
+ "sso.issuerUrl": [
+  "Issuer URL"
+ ],
+ "sso.metadataFromUrl": [
+  "A URL (read by the server)"
+ ],
+ "sso.metadataFromXml": [
+  "Pasted XML"
+ ],
+ "sso.metadataSource": [
+  "IdP metadata from"
+ ],
+ "sso.metadataUrl": [
+  "IdP metadata URL"
+ ],
+ "sso.metadataXml": [
+  "IdP metadata XML"
+ ],
+ "sso.nameOf": [
+  "Name of ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "New SSO connection"
+ ],
+ "sso.newMetadataSource": [
+  "New IdP metadata from"
+ ],
+ "sso.newMetadataUrl": [
+  "New IdP metadata URL"
+ ],
+ "sso.newMetadataXml": [
+  "New IdP metadata XML"
+ ],
+ "sso.none": [
+  "No SSO connections."
+ ],
+ "sso.off": [
+  "off"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "Old certificates accepted for (hours)"
+ ],
+ "sso.protocol": [
+  "Protocol"
+ ],
+ "sso.redirectUri": [
+  "Redirect URI to register"
+ ],
+ "sso.remove": [
+  "Remove ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "Remove connection"
+ ],
+ "sso.removeExplained": [
+  "Its users stay members of the team; they can no longer sign in through it."
+ ],
+ "sso.removeTitle": [
+  "Remove ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "sso.rename": [
+  "Rename"
+ ],
+ "sso.retires": [
+  "retires ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "Rotate certificates"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "SP entity ID"
+ ],
+ "sso.spMetadata": [
+  "SP metadata"
+ ],
+ "sso.title": [
+  "SSO connections"
+ ],
+ "ssoSetup.aUrl": [
+  "A URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "ACS URL"
+ ],
+ "ssoSetup.addDomain": [
+  "Add domain"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Bearer token (shown once)"
+ ],
+ "ssoSetup.clientId": [
+  "Client id"
+ ],
+ "ssoSetup.connection": [
+  "Connection"
+ ],
+ "ssoSetup.connectionDescription": [
+  "Connect your identity provider (SAML 2.0 or OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "Connection ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "SSO connection"
+ ],
+ "ssoSetup.createScim": [
+  "Create SCIM directory"
+ ],
+ "ssoSetup.domain": [
+  "Domain"
+ ],
+ "ssoSetup.domains": [
+  "Domains"
+ ],
+ "ssoSetup.domainsDescription": [
+  "Publish the TXT record, then verify: people with these addresses sign in through your IdP."
+ ],
+ "ssoSetup.domainsTitle": [
+  "Email domains"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "This setup link was already opened. Ask for a new one."
+ ],
+ "ssoSetup.linkExpired": [
+  "This setup link has expired. Ask for a new one."
+ ],
+ "ssoSetup.linkNotFound": [
+  "This setup link is not valid."
+ ],
+ "ssoSetup.linkRevoked": [
+  "This setup link was revoked. Ask for a new one."
+ ],
+ "ssoSetup.metadataFrom": [
+  "Metadata from"
+ ],
+ "ssoSetup.metadataUrl": [
+  "Identity provider metadata URL"
+ ],
+ "ssoSetup.metadataXml": [
+  "Identity provider metadata (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(not verified)"
+ ],
+ "ssoSetup.saveConnection": [
+  "Save connection"
+ ],
+ "ssoSetup.scimDescription": [
+  "Your identity provider creates and removes the team's members."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "Your setup session has ended. Ask for a new link."
+ ],
+ "ssoSetup.spMetadata": [
+  "Service provider metadata"
+ ],
+ "ssoSetup.teamOf": [
+  "Team ",
+  [
+   "team"
+  ],
+  " of ",
+  [
+   "project"
+  ],
+  ". This session ends ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "Single sign-on setup"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(verified)"
+ ],
+ "ssoSetup.verify": [
+  "Verify ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Stripe components"

@@ -356,6 +356,92 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "Proveedores OAuth"
  ],
+ "auth.oidc.add": [
+  "Añadir proveedor"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " añadido."
+ ],
+ "auth.oidc.clientId": [
+  "ID de cliente"
+ ],
+ "auth.oidc.clientSecret": [
+  "Secreto de cliente"
+ ],
+ "auth.oidc.description": [
+  "Cualquier proveedor OpenID Connect (Keycloak, Okta, Entra ID…) como botón de inicio de sesión junto a los integrados. El documento de descubrimiento del emisor se lee antes de guardar."
+ ],
+ "auth.oidc.displayName": [
+  "Nombre del botón"
+ ],
+ "auth.oidc.issuer": [
+  "URL del emisor"
+ ],
+ "auth.oidc.key": [
+  "Clave (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "La clave ",
+  [
+   "key"
+  ],
+  " ya la usa un proveedor de arriba."
+ ],
+ "auth.oidc.new": [
+  "Nuevo proveedor OpenID Connect"
+ ],
+ "auth.oidc.none": [
+  "Todavía no hay proveedores OpenID Connect propios."
+ ],
+ "auth.oidc.provider": [
+  "Proveedor OpenID Connect ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "URI de redirección que registrar en el proveedor:"
+ ],
+ "auth.oidc.remove": [
+  "Quitar ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "Quitar proveedor"
+ ],
+ "auth.oidc.removeExplained": [
+  "Su botón desaparece de la página de inicio de sesión. Quienes lo usaban conservan su cuenta y pueden iniciar sesión de otra forma."
+ ],
+ "auth.oidc.removeTitle": [
+  "¿Quitar ",
+  [
+   "provider"
+  ],
+  "?"
+ ],
+ "auth.oidc.save": [
+  "Guardar ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " guardado."
+ ],
+ "auth.oidc.scopes": [
+  "Ámbitos (opcional, separados por espacios)"
+ ],
+ "auth.oidc.title": [
+  "Sus propios proveedores OpenID Connect"
+ ],
  "auth.outage": [
   "Cuando no se puede contactar con el proveedor"
  ],
@@ -2884,6 +2970,153 @@ export const messages: Messages = {
  "projects.title": [
   "Proyectos"
  ],
+ "refusal.metadata": [
+  "No se pudieron leer los metadatos del IdP: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "el servidor no puede acceder a la dirección de la URL (se rechazan direcciones privadas o locales)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "la respuesta no son metadatos SAML de un proveedor de identidad."
+ ],
+ "refusal.metadata.timeout": [
+  "la URL no respondió en 10 segundos."
+ ],
+ "refusal.metadata.tooLarge": [
+  "la respuesta supera los 200 kB."
+ ],
+ "refusal.metadata.unreachable": [
+  "la URL no respondió con los metadatos (sin conexión o con un estado de error)."
+ ],
+ "refusal.oidc": [
+  "No se guardó el proveedor OpenID: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "el servidor no puede acceder a la dirección del emisor (se rechazan direcciones privadas o locales; loopback solo si el proyecto permite localhost)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "se necesitan un ID de cliente y un secreto de cliente (no hay claves compartidas para un proveedor OpenID)."
+ ],
+ "refusal.oidc.discovery": [
+  "no se pudo leer el documento de descubrimiento del emisor (/.well-known/openid-configuration). Compruebe la URL del emisor."
+ ],
+ "refusal.oidc.displayName": [
+  "el nombre del botón debe tener de 1 a 64 caracteres."
+ ],
+ "refusal.oidc.issuer": [
+  "el emisor debe ser una URL http o https."
+ ],
+ "refusal.oidc.key": [
+  "la clave debe ser «oidc-» seguido de 1 a 40 letras minúsculas, dígitos o guiones."
+ ],
+ "refusal.oidc.scopes": [
+  "los ámbitos deben ser un texto separado por espacios."
+ ],
+ "scim.baseUrl": [
+  "URL base de SCIM"
+ ],
+ "scim.bearerToken": [
+  "Token de portador"
+ ],
+ "scim.copied": [
+  "Ya lo he copiado"
+ ],
+ "scim.copyNow": [
+  "Copie el token ahora"
+ ],
+ "scim.copyToken": [
+  "Copiar el token SCIM"
+ ],
+ "scim.create": [
+  "Crear directorio"
+ ],
+ "scim.created": [
+  "creado el ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "Eliminar directorio"
+ ],
+ "scim.deleteExplained": [
+  "Su token deja de funcionar al instante. Los usuarios que aprovisionó siguen siendo miembros del equipo."
+ ],
+ "scim.deleteTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.description": [
+  "El proveedor de identidad del equipo crea, actualiza y elimina a sus miembros mediante SCIM 2.0."
+ ],
+ "scim.directories": [
+  "Directorios SCIM"
+ ],
+ "scim.directoryName": [
+  "Nombre del directorio"
+ ],
+ "scim.directoryPlaceholder": [
+  "Directorio SCIM"
+ ],
+ "scim.giveIdp": [
+  "Dé al proveedor de identidad la URL base y este token de portador. Se guarda como resumen: es la única vez que se muestra."
+ ],
+ "scim.newToken": [
+  "Nuevo token SCIM"
+ ],
+ "scim.none": [
+  "No hay directorios SCIM."
+ ],
+ "scim.previousUntil": [
+  "El token anterior sigue funcionando hasta el ",
+  [
+   "date"
+  ],
+  ": cambie el proveedor de identidad antes."
+ ],
+ "scim.previousValid": [
+  "token anterior válido hasta el ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "Rotar token"
+ ],
+ "scim.rotateExplained": [
+  "Se muestra un token nuevo una vez. El actual sigue funcionando 24 horas y luego se rechaza."
+ ],
+ "scim.rotateOf": [
+  "Rotar el token de ",
+  [
+   "name"
+  ]
+ ],
+ "scim.rotateTitle": [
+  "¿Rotar el token de ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.title": [
+  "Aprovisionamiento SCIM"
+ ],
  "sendDraft.allUsers": [
   "Todos los usuarios"
  ],
@@ -3052,6 +3285,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "Transfiriendo…"
+ ],
+ "setupLinks.copied": [
+  "Ya lo he copiado"
+ ],
+ "setupLinks.copy": [
+  "Copiar el enlace de configuración"
+ ],
+ "setupLinks.copyNow": [
+  "Copie el enlace ahora"
+ ],
+ "setupLinks.create": [
+  "Crear enlace de configuración"
+ ],
+ "setupLinks.created": [
+  "Enlace creado el ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "Un enlace de un solo uso para el administrador de TI del equipo: configura la conexión SSO, los dominios y el directorio SCIM del equipo, nada más."
+ ],
+ "setupLinks.list": [
+  "Enlaces de configuración"
+ ],
+ "setupLinks.new": [
+  "Nuevo enlace de configuración"
+ ],
+ "setupLinks.opensOnce": [
+  "Se abre una vez, hasta el ",
+  [
+   "date"
+  ],
+  "; solo se muestra ahora."
+ ],
+ "setupLinks.revoke": [
+  "Revocar enlace de configuración"
+ ],
+ "setupLinks.status.active": [
+  "activo"
+ ],
+ "setupLinks.status.expired": [
+  "caducado"
+ ],
+ "setupLinks.status.revoked": [
+  "revocado"
+ ],
+ "setupLinks.status.used": [
+  "usado"
+ ],
+ "setupLinks.title": [
+  "Configuración de autoservicio"
  ],
  "shell.allProjects": [
   "Todos los proyectos"
@@ -3397,6 +3682,271 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "Cuando ninguna regla decide"
+ ],
+ "sso.acsUrl": [
+  "URL ACS que dar al IdP"
+ ],
+ "sso.add": [
+  "Añadir conexión"
+ ],
+ "sso.certificates": [
+  "Certificados de firma del IdP"
+ ],
+ "sso.certificatesOf": [
+  "Certificados de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "ID de cliente"
+ ],
+ "sso.clientSecret": [
+  "Secreto de cliente"
+ ],
+ "sso.connection": [
+  "Conexión SSO ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "Nombre de la conexión"
+ ],
+ "sso.copyAcsUrl": [
+  "Copiar la URL ACS"
+ ],
+ "sso.copyRedirectUri": [
+  "Copiar la URI de redirección"
+ ],
+ "sso.current": [
+  "actual"
+ ],
+ "sso.description": [
+  "Los miembros del equipo inician sesión con su propio proveedor de identidad (SAML 2.0 u OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "Descargar los metadatos del SP"
+ ],
+ "sso.enabled": [
+  "Activada"
+ ],
+ "sso.idpEntityId": [
+  "ID de entidad del IdP"
+ ],
+ "sso.issuer": [
+  "Emisor"
+ ],
+ "sso.issuerUrl": [
+  "URL del emisor"
+ ],
+ "sso.metadataFromUrl": [
+  "Una URL (la lee el servidor)"
+ ],
+ "sso.metadataFromXml": [
+  "XML pegado"
+ ],
+ "sso.metadataSource": [
+  "Metadatos del IdP desde"
+ ],
+ "sso.metadataUrl": [
+  "URL de los metadatos del IdP"
+ ],
+ "sso.metadataXml": [
+  "XML de los metadatos del IdP"
+ ],
+ "sso.nameOf": [
+  "Nombre de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "Nueva conexión SSO"
+ ],
+ "sso.newMetadataSource": [
+  "Nuevos metadatos del IdP desde"
+ ],
+ "sso.newMetadataUrl": [
+  "Nueva URL de los metadatos del IdP"
+ ],
+ "sso.newMetadataXml": [
+  "Nuevo XML de los metadatos del IdP"
+ ],
+ "sso.none": [
+  "No hay conexiones SSO."
+ ],
+ "sso.off": [
+  "desactivada"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "Certificados antiguos aceptados durante (horas)"
+ ],
+ "sso.protocol": [
+  "Protocolo"
+ ],
+ "sso.redirectUri": [
+  "URI de redirección que registrar"
+ ],
+ "sso.remove": [
+  "Eliminar ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "Eliminar conexión"
+ ],
+ "sso.removeExplained": [
+  "Sus usuarios siguen siendo miembros del equipo; ya no pueden iniciar sesión con ella."
+ ],
+ "sso.removeTitle": [
+  "¿Eliminar ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "sso.rename": [
+  "Cambiar nombre"
+ ],
+ "sso.retires": [
+  "se retira el ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "Rotar certificados"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "ID de entidad del SP"
+ ],
+ "sso.spMetadata": [
+  "Metadatos del SP"
+ ],
+ "sso.title": [
+  "Conexiones SSO"
+ ],
+ "ssoSetup.aUrl": [
+  "Una URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "URL ACS"
+ ],
+ "ssoSetup.addDomain": [
+  "Añadir dominio"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Token de portador (se muestra una vez)"
+ ],
+ "ssoSetup.clientId": [
+  "ID de cliente"
+ ],
+ "ssoSetup.connection": [
+  "Conexión"
+ ],
+ "ssoSetup.connectionDescription": [
+  "Conecte su proveedor de identidad (SAML 2.0 u OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "Conexión ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "Conexión SSO"
+ ],
+ "ssoSetup.createScim": [
+  "Crear directorio SCIM"
+ ],
+ "ssoSetup.domain": [
+  "Dominio"
+ ],
+ "ssoSetup.domains": [
+  "Dominios"
+ ],
+ "ssoSetup.domainsDescription": [
+  "Publique el registro TXT y luego verifique: las personas con estas direcciones inician sesión con su IdP."
+ ],
+ "ssoSetup.domainsTitle": [
+  "Dominios de correo"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "Este enlace de configuración ya se abrió. Pida uno nuevo."
+ ],
+ "ssoSetup.linkExpired": [
+  "Este enlace de configuración ha caducado. Pida uno nuevo."
+ ],
+ "ssoSetup.linkNotFound": [
+  "Este enlace de configuración no es válido."
+ ],
+ "ssoSetup.linkRevoked": [
+  "Este enlace de configuración fue revocado. Pida uno nuevo."
+ ],
+ "ssoSetup.metadataFrom": [
+  "Metadatos desde"
+ ],
+ "ssoSetup.metadataUrl": [
+  "URL de los metadatos del proveedor de identidad"
+ ],
+ "ssoSetup.metadataXml": [
+  "Metadatos del proveedor de identidad (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(no verificado)"
+ ],
+ "ssoSetup.saveConnection": [
+  "Guardar conexión"
+ ],
+ "ssoSetup.scimDescription": [
+  "Su proveedor de identidad crea y elimina a los miembros del equipo."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "Su sesión de configuración ha terminado. Pida un enlace nuevo."
+ ],
+ "ssoSetup.spMetadata": [
+  "Metadatos del proveedor de servicios"
+ ],
+ "ssoSetup.teamOf": [
+  "Equipo ",
+  [
+   "team"
+  ],
+  " de ",
+  [
+   "project"
+  ],
+  ". Esta sesión termina el ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "Configuración del inicio de sesión único"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(verificado)"
+ ],
+ "ssoSetup.verify": [
+  "Verificar ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Componentes de Stripe"

@@ -356,6 +356,92 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "Fournisseurs OAuth"
  ],
+ "auth.oidc.add": [
+  "Ajouter le fournisseur"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " ajouté."
+ ],
+ "auth.oidc.clientId": [
+  "ID client"
+ ],
+ "auth.oidc.clientSecret": [
+  "Secret client"
+ ],
+ "auth.oidc.description": [
+  "N'importe quel fournisseur OpenID Connect (Keycloak, Okta, Entra ID…) comme bouton de connexion à côté des fournisseurs intégrés. Le document de découverte de l'émetteur est lu avant l'enregistrement."
+ ],
+ "auth.oidc.displayName": [
+  "Nom du bouton"
+ ],
+ "auth.oidc.issuer": [
+  "URL de l'émetteur"
+ ],
+ "auth.oidc.key": [
+  "Clé (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "La clé ",
+  [
+   "key"
+  ],
+  " est déjà utilisée par un fournisseur ci-dessus."
+ ],
+ "auth.oidc.new": [
+  "Nouveau fournisseur OpenID Connect"
+ ],
+ "auth.oidc.none": [
+  "Aucun fournisseur OpenID Connect propre pour l'instant."
+ ],
+ "auth.oidc.provider": [
+  "Fournisseur OpenID Connect ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "URI de redirection à enregistrer chez le fournisseur :"
+ ],
+ "auth.oidc.remove": [
+  "Retirer ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "Retirer le fournisseur"
+ ],
+ "auth.oidc.removeExplained": [
+  "Son bouton disparaît de la page de connexion. Les utilisateurs qui s'en servaient gardent leur compte et peuvent se connecter autrement."
+ ],
+ "auth.oidc.removeTitle": [
+  "Retirer ",
+  [
+   "provider"
+  ],
+  " ?"
+ ],
+ "auth.oidc.save": [
+  "Enregistrer ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " enregistré."
+ ],
+ "auth.oidc.scopes": [
+  "Portées (facultatif, séparées par des espaces)"
+ ],
+ "auth.oidc.title": [
+  "Vos propres fournisseurs OpenID Connect"
+ ],
  "auth.outage": [
   "Quand le fournisseur est injoignable"
  ],
@@ -2884,6 +2970,153 @@ export const messages: Messages = {
  "projects.title": [
   "Projets"
  ],
+ "refusal.metadata": [
+  "Les métadonnées de l'IdP n'ont pas pu être lues : ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "l'adresse de l'URL ne peut pas être jointe par le serveur (adresses privées ou locales refusées)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "la réponse n'est pas une métadonnée SAML de fournisseur d'identité."
+ ],
+ "refusal.metadata.timeout": [
+  "l'URL n'a pas répondu en 10 secondes."
+ ],
+ "refusal.metadata.tooLarge": [
+  "la réponse dépasse 200 ko."
+ ],
+ "refusal.metadata.unreachable": [
+  "l'URL n'a pas répondu avec les métadonnées (pas de connexion ou statut d'erreur)."
+ ],
+ "refusal.oidc": [
+  "Le fournisseur OpenID n'a pas été enregistré : ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "l'adresse de l'émetteur ne peut pas être jointe par le serveur (adresses privées ou locales refusées ; loopback seulement si le projet autorise localhost)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "un ID client et un secret client sont nécessaires (il n'y a pas de clés partagées pour un fournisseur OpenID)."
+ ],
+ "refusal.oidc.discovery": [
+  "le document de découverte de l'émetteur (/.well-known/openid-configuration) n'a pas pu être lu. Vérifiez l'URL de l'émetteur."
+ ],
+ "refusal.oidc.displayName": [
+  "le nom du bouton doit compter de 1 à 64 caractères."
+ ],
+ "refusal.oidc.issuer": [
+  "l'émetteur doit être une URL http ou https."
+ ],
+ "refusal.oidc.key": [
+  "la clé doit être « oidc- » suivi de 1 à 40 lettres minuscules, chiffres ou tirets."
+ ],
+ "refusal.oidc.scopes": [
+  "les portées doivent être un texte séparé par des espaces."
+ ],
+ "scim.baseUrl": [
+  "URL de base SCIM"
+ ],
+ "scim.bearerToken": [
+  "Jeton porteur"
+ ],
+ "scim.copied": [
+  "Je l'ai copié"
+ ],
+ "scim.copyNow": [
+  "Copiez le jeton maintenant"
+ ],
+ "scim.copyToken": [
+  "Copier le jeton SCIM"
+ ],
+ "scim.create": [
+  "Créer l'annuaire"
+ ],
+ "scim.created": [
+  "créé le ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "Supprimer l'annuaire"
+ ],
+ "scim.deleteExplained": [
+  "Son jeton cesse de fonctionner aussitôt. Les utilisateurs provisionnés restent membres de l'équipe."
+ ],
+ "scim.deleteTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "scim.description": [
+  "Le fournisseur d'identité de l'équipe crée, met à jour et supprime ses membres via SCIM 2.0."
+ ],
+ "scim.directories": [
+  "Annuaires SCIM"
+ ],
+ "scim.directoryName": [
+  "Nom de l'annuaire"
+ ],
+ "scim.directoryPlaceholder": [
+  "Annuaire SCIM"
+ ],
+ "scim.giveIdp": [
+  "Donnez au fournisseur d'identité l'URL de base et ce jeton porteur. Il est stocké sous forme d'empreinte : c'est la seule fois qu'il est affiché."
+ ],
+ "scim.newToken": [
+  "Nouveau jeton SCIM"
+ ],
+ "scim.none": [
+  "Aucun annuaire SCIM."
+ ],
+ "scim.previousUntil": [
+  "L'ancien jeton fonctionne jusqu'au ",
+  [
+   "date"
+  ],
+  " : basculez le fournisseur d'identité d'ici là."
+ ],
+ "scim.previousValid": [
+  "ancien jeton valable jusqu'au ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "Renouveler le jeton"
+ ],
+ "scim.rotateExplained": [
+  "Un nouveau jeton est affiché une fois. Le jeton actuel fonctionne encore 24 heures, puis est refusé."
+ ],
+ "scim.rotateOf": [
+  "Renouveler le jeton de ",
+  [
+   "name"
+  ]
+ ],
+ "scim.rotateTitle": [
+  "Renouveler le jeton de ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "scim.title": [
+  "Provisionnement SCIM"
+ ],
  "sendDraft.allUsers": [
   "Tous les utilisateurs"
  ],
@@ -3052,6 +3285,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "Transfert…"
+ ],
+ "setupLinks.copied": [
+  "Je l'ai copié"
+ ],
+ "setupLinks.copy": [
+  "Copier le lien de configuration"
+ ],
+ "setupLinks.copyNow": [
+  "Copiez le lien maintenant"
+ ],
+ "setupLinks.create": [
+  "Créer un lien de configuration"
+ ],
+ "setupLinks.created": [
+  "Lien créé le ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "Un lien à usage unique pour l'administrateur informatique de l'équipe : il configure la connexion SSO, les domaines et l'annuaire SCIM de l'équipe, rien d'autre."
+ ],
+ "setupLinks.list": [
+  "Liens de configuration"
+ ],
+ "setupLinks.new": [
+  "Nouveau lien de configuration"
+ ],
+ "setupLinks.opensOnce": [
+  "Il s'ouvre une fois, jusqu'au ",
+  [
+   "date"
+  ],
+  " ; il n'est affiché que maintenant."
+ ],
+ "setupLinks.revoke": [
+  "Révoquer le lien de configuration"
+ ],
+ "setupLinks.status.active": [
+  "actif"
+ ],
+ "setupLinks.status.expired": [
+  "expiré"
+ ],
+ "setupLinks.status.revoked": [
+  "révoqué"
+ ],
+ "setupLinks.status.used": [
+  "utilisé"
+ ],
+ "setupLinks.title": [
+  "Configuration en libre-service"
  ],
  "shell.allProjects": [
   "Tous les projets"
@@ -3396,6 +3681,271 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "Quand aucune règle ne tranche"
+ ],
+ "sso.acsUrl": [
+  "URL ACS à donner à l'IdP"
+ ],
+ "sso.add": [
+  "Ajouter la connexion"
+ ],
+ "sso.certificates": [
+  "Certificats de signature de l'IdP"
+ ],
+ "sso.certificatesOf": [
+  "Certificats de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "ID client"
+ ],
+ "sso.clientSecret": [
+  "Secret client"
+ ],
+ "sso.connection": [
+  "Connexion SSO ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "Nom de la connexion"
+ ],
+ "sso.copyAcsUrl": [
+  "Copier l'URL ACS"
+ ],
+ "sso.copyRedirectUri": [
+  "Copier l'URI de redirection"
+ ],
+ "sso.current": [
+  "actuel"
+ ],
+ "sso.description": [
+  "Les membres de l'équipe se connectent via leur propre fournisseur d'identité (SAML 2.0 ou OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "Télécharger les métadonnées du SP"
+ ],
+ "sso.enabled": [
+  "Activée"
+ ],
+ "sso.idpEntityId": [
+  "ID d'entité de l'IdP"
+ ],
+ "sso.issuer": [
+  "Émetteur"
+ ],
+ "sso.issuerUrl": [
+  "URL de l'émetteur"
+ ],
+ "sso.metadataFromUrl": [
+  "Une URL (lue par le serveur)"
+ ],
+ "sso.metadataFromXml": [
+  "XML collé"
+ ],
+ "sso.metadataSource": [
+  "Métadonnées de l'IdP depuis"
+ ],
+ "sso.metadataUrl": [
+  "URL des métadonnées de l'IdP"
+ ],
+ "sso.metadataXml": [
+  "XML des métadonnées de l'IdP"
+ ],
+ "sso.nameOf": [
+  "Nom de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "Nouvelle connexion SSO"
+ ],
+ "sso.newMetadataSource": [
+  "Nouvelles métadonnées de l'IdP depuis"
+ ],
+ "sso.newMetadataUrl": [
+  "Nouvelle URL des métadonnées de l'IdP"
+ ],
+ "sso.newMetadataXml": [
+  "Nouveau XML des métadonnées de l'IdP"
+ ],
+ "sso.none": [
+  "Aucune connexion SSO."
+ ],
+ "sso.off": [
+  "désactivée"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "Anciens certificats acceptés pendant (heures)"
+ ],
+ "sso.protocol": [
+  "Protocole"
+ ],
+ "sso.redirectUri": [
+  "URI de redirection à enregistrer"
+ ],
+ "sso.remove": [
+  "Supprimer ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "Supprimer la connexion"
+ ],
+ "sso.removeExplained": [
+  "Ses utilisateurs restent membres de l'équipe ; ils ne peuvent plus se connecter par elle."
+ ],
+ "sso.removeTitle": [
+  "Supprimer ",
+  [
+   "name"
+  ],
+  " ?"
+ ],
+ "sso.rename": [
+  "Renommer"
+ ],
+ "sso.retires": [
+  "retiré le ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "Renouveler les certificats"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "ID d'entité du SP"
+ ],
+ "sso.spMetadata": [
+  "Métadonnées du SP"
+ ],
+ "sso.title": [
+  "Connexions SSO"
+ ],
+ "ssoSetup.aUrl": [
+  "Une URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "URL ACS"
+ ],
+ "ssoSetup.addDomain": [
+  "Ajouter le domaine"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Jeton porteur (affiché une fois)"
+ ],
+ "ssoSetup.clientId": [
+  "ID client"
+ ],
+ "ssoSetup.connection": [
+  "Connexion"
+ ],
+ "ssoSetup.connectionDescription": [
+  "Connectez votre fournisseur d'identité (SAML 2.0 ou OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "Connexion ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "Connexion SSO"
+ ],
+ "ssoSetup.createScim": [
+  "Créer un annuaire SCIM"
+ ],
+ "ssoSetup.domain": [
+  "Domaine"
+ ],
+ "ssoSetup.domains": [
+  "Domaines"
+ ],
+ "ssoSetup.domainsDescription": [
+  "Publiez l'enregistrement TXT, puis vérifiez : les personnes ayant ces adresses se connectent via votre IdP."
+ ],
+ "ssoSetup.domainsTitle": [
+  "Domaines de messagerie"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "Ce lien de configuration a déjà été ouvert. Demandez-en un nouveau."
+ ],
+ "ssoSetup.linkExpired": [
+  "Ce lien de configuration a expiré. Demandez-en un nouveau."
+ ],
+ "ssoSetup.linkNotFound": [
+  "Ce lien de configuration n'est pas valide."
+ ],
+ "ssoSetup.linkRevoked": [
+  "Ce lien de configuration a été révoqué. Demandez-en un nouveau."
+ ],
+ "ssoSetup.metadataFrom": [
+  "Métadonnées depuis"
+ ],
+ "ssoSetup.metadataUrl": [
+  "URL des métadonnées du fournisseur d'identité"
+ ],
+ "ssoSetup.metadataXml": [
+  "Métadonnées du fournisseur d'identité (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(non vérifié)"
+ ],
+ "ssoSetup.saveConnection": [
+  "Enregistrer la connexion"
+ ],
+ "ssoSetup.scimDescription": [
+  "Votre fournisseur d'identité crée et supprime les membres de l'équipe."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "Votre session de configuration est terminée. Demandez un nouveau lien."
+ ],
+ "ssoSetup.spMetadata": [
+  "Métadonnées du fournisseur de services"
+ ],
+ "ssoSetup.teamOf": [
+  "Équipe ",
+  [
+   "team"
+  ],
+  " de ",
+  [
+   "project"
+  ],
+  ". Cette session se termine le ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "Configuration de l'authentification unique"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(vérifié)"
+ ],
+ "ssoSetup.verify": [
+  "Vérifier ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Composants Stripe"

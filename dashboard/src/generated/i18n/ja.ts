@@ -336,6 +336,91 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "OAuth プロバイダー"
  ],
+ "auth.oidc.add": [
+  "プロバイダーを追加"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " を追加しました。"
+ ],
+ "auth.oidc.clientId": [
+  "クライアント ID"
+ ],
+ "auth.oidc.clientSecret": [
+  "クライアントシークレット"
+ ],
+ "auth.oidc.description": [
+  "任意の OpenID Connect プロバイダー（Keycloak、Okta、Entra ID など）を組み込みのものと並ぶサインインボタンとして追加します。保存前に発行者のディスカバリードキュメントを読み込みます。"
+ ],
+ "auth.oidc.displayName": [
+  "ボタン名"
+ ],
+ "auth.oidc.issuer": [
+  "発行者 URL"
+ ],
+ "auth.oidc.key": [
+  "キー（oidc-…）"
+ ],
+ "auth.oidc.keyTaken": [
+  "キー ",
+  [
+   "key"
+  ],
+  " は上のプロバイダーですでに使われています。"
+ ],
+ "auth.oidc.new": [
+  "新しい OpenID Connect プロバイダー"
+ ],
+ "auth.oidc.none": [
+  "独自の OpenID Connect プロバイダーはまだありません。"
+ ],
+ "auth.oidc.provider": [
+  "OpenID Connect プロバイダー ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "プロバイダーに登録するリダイレクト URI："
+ ],
+ "auth.oidc.remove": [
+  [
+   "provider"
+  ],
+  " を削除"
+ ],
+ "auth.oidc.removeConfirm": [
+  "プロバイダーを削除"
+ ],
+ "auth.oidc.removeExplained": [
+  "ボタンはサインインページから消えます。これでサインインしていたユーザーはアカウントを保持し、別の方法でサインインできます。"
+ ],
+ "auth.oidc.removeTitle": [
+  [
+   "provider"
+  ],
+  " を削除しますか？"
+ ],
+ "auth.oidc.save": [
+  [
+   "provider"
+  ],
+  " を保存"
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " を保存しました。"
+ ],
+ "auth.oidc.scopes": [
+  "スコープ（任意、スペース区切り）"
+ ],
+ "auth.oidc.title": [
+  "独自の OpenID Connect プロバイダー"
+ ],
  "auth.outage": [
   "プロバイダーに接続できないとき"
  ],
@@ -2806,6 +2891,152 @@ export const messages: Messages = {
  "projects.title": [
   "プロジェクト"
  ],
+ "refusal.metadata": [
+  "IdP のメタデータを読み込めませんでした：",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "サーバーからこの URL のアドレスには接続できません（プライベートまたはローカルのアドレスは拒否されます）。"
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "応答が ID プロバイダーの SAML メタデータではありません。"
+ ],
+ "refusal.metadata.timeout": [
+  "URL が 10 秒以内に応答しませんでした。"
+ ],
+ "refusal.metadata.tooLarge": [
+  "応答が 200 kB を超えています。"
+ ],
+ "refusal.metadata.unreachable": [
+  "URL がメタデータを返しませんでした（接続できないか、エラーステータス）。"
+ ],
+ "refusal.oidc": [
+  "OpenID プロバイダーは保存されませんでした：",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "サーバーから発行者のアドレスには接続できません（プライベートまたはローカルのアドレスは拒否されます。ループバックはプロジェクトが localhost を許可している場合のみ）。"
+ ],
+ "refusal.oidc.clientKeys": [
+  "クライアント ID とクライアントシークレットが必要です（OpenID プロバイダーには共有キーがありません）。"
+ ],
+ "refusal.oidc.discovery": [
+  "発行者のディスカバリードキュメント（/.well-known/openid-configuration）を読み込めませんでした。発行者 URL を確認してください。"
+ ],
+ "refusal.oidc.displayName": [
+  "ボタン名は 1〜64 文字にしてください。"
+ ],
+ "refusal.oidc.issuer": [
+  "発行者は http または https の URL にしてください。"
+ ],
+ "refusal.oidc.key": [
+  "キーは「oidc-」の後に小文字・数字・ハイフンを 1〜40 文字続けたものにしてください。"
+ ],
+ "refusal.oidc.scopes": [
+  "スコープはスペース区切りのテキストにしてください。"
+ ],
+ "scim.baseUrl": [
+  "SCIM ベース URL"
+ ],
+ "scim.bearerToken": [
+  "ベアラートークン"
+ ],
+ "scim.copied": [
+  "コピーしました"
+ ],
+ "scim.copyNow": [
+  "今すぐトークンをコピーしてください"
+ ],
+ "scim.copyToken": [
+  "SCIM トークンをコピー"
+ ],
+ "scim.create": [
+  "ディレクトリを作成"
+ ],
+ "scim.created": [
+  [
+   "date"
+  ],
+  " に作成"
+ ],
+ "scim.delete": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "scim.deleteConfirm": [
+  "ディレクトリを削除"
+ ],
+ "scim.deleteExplained": [
+  "トークンはすぐに使えなくなります。プロビジョニングされたユーザーはチームのメンバーのままです。"
+ ],
+ "scim.deleteTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "scim.description": [
+  "チームの ID プロバイダーが SCIM 2.0 でメンバーを作成・更新・削除します。"
+ ],
+ "scim.directories": [
+  "SCIM ディレクトリ"
+ ],
+ "scim.directoryName": [
+  "ディレクトリ名"
+ ],
+ "scim.directoryPlaceholder": [
+  "SCIM ディレクトリ"
+ ],
+ "scim.giveIdp": [
+  "ID プロバイダーにベース URL とこのベアラートークンを渡してください。トークンはダイジェストとして保存されるため、表示されるのは今回だけです。"
+ ],
+ "scim.newToken": [
+  "新しい SCIM トークン"
+ ],
+ "scim.none": [
+  "SCIM ディレクトリはありません。"
+ ],
+ "scim.previousUntil": [
+  "以前のトークンは ",
+  [
+   "date"
+  ],
+  " まで使えます。それまでに ID プロバイダーを切り替えてください。"
+ ],
+ "scim.previousValid": [
+  "以前のトークンは ",
+  [
+   "date"
+  ],
+  " まで有効"
+ ],
+ "scim.rotateConfirm": [
+  "トークンをローテーション"
+ ],
+ "scim.rotateExplained": [
+  "新しいトークンは一度だけ表示されます。現在のトークンは 24 時間使え、その後は拒否されます。"
+ ],
+ "scim.rotateOf": [
+  [
+   "name"
+  ],
+  " のトークンをローテーション"
+ ],
+ "scim.rotateTitle": [
+  [
+   "name"
+  ],
+  " のトークンをローテーションしますか？"
+ ],
+ "scim.title": [
+  "SCIM プロビジョニング"
+ ],
  "sendDraft.allUsers": [
   "すべてのユーザー"
  ],
@@ -2963,6 +3194,57 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "移管中…"
+ ],
+ "setupLinks.copied": [
+  "コピーしました"
+ ],
+ "setupLinks.copy": [
+  "設定リンクをコピー"
+ ],
+ "setupLinks.copyNow": [
+  "今すぐリンクをコピーしてください"
+ ],
+ "setupLinks.create": [
+  "設定リンクを作成"
+ ],
+ "setupLinks.created": [
+  [
+   "date"
+  ],
+  " に作成したリンク"
+ ],
+ "setupLinks.description": [
+  "チームの IT 管理者向けの一回限りのリンクです。チームの SSO 接続、ドメイン、SCIM ディレクトリだけを設定できます。"
+ ],
+ "setupLinks.list": [
+  "設定リンク"
+ ],
+ "setupLinks.new": [
+  "新しい設定リンク"
+ ],
+ "setupLinks.opensOnce": [
+  [
+   "date"
+  ],
+  " まで一度だけ開けます。表示されるのは今だけです。"
+ ],
+ "setupLinks.revoke": [
+  "設定リンクを取り消す"
+ ],
+ "setupLinks.status.active": [
+  "有効"
+ ],
+ "setupLinks.status.expired": [
+  "期限切れ"
+ ],
+ "setupLinks.status.revoked": [
+  "取り消し済み"
+ ],
+ "setupLinks.status.used": [
+  "使用済み"
+ ],
+ "setupLinks.title": [
+  "セルフサービス設定"
  ],
  "shell.allProjects": [
   "すべてのプロジェクト"
@@ -3308,6 +3590,269 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "どのルールも決定しないとき"
+ ],
+ "sso.acsUrl": [
+  "IdP に渡す ACS URL"
+ ],
+ "sso.add": [
+  "接続を追加"
+ ],
+ "sso.certificates": [
+  "IdP の署名証明書"
+ ],
+ "sso.certificatesOf": [
+  [
+   "name"
+  ],
+  " の証明書"
+ ],
+ "sso.clientId": [
+  "クライアント ID"
+ ],
+ "sso.clientSecret": [
+  "クライアントシークレット"
+ ],
+ "sso.connection": [
+  "SSO 接続 ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "接続名"
+ ],
+ "sso.copyAcsUrl": [
+  "ACS URL をコピー"
+ ],
+ "sso.copyRedirectUri": [
+  "リダイレクト URI をコピー"
+ ],
+ "sso.current": [
+  "現在"
+ ],
+ "sso.description": [
+  "チームのメンバーは自社の ID プロバイダー（SAML 2.0 または OpenID Connect）でサインインします。"
+ ],
+ "sso.downloadSpMetadata": [
+  "SP メタデータをダウンロード"
+ ],
+ "sso.enabled": [
+  "有効"
+ ],
+ "sso.idpEntityId": [
+  "IdP エンティティ ID"
+ ],
+ "sso.issuer": [
+  "発行者"
+ ],
+ "sso.issuerUrl": [
+  "発行者 URL"
+ ],
+ "sso.metadataFromUrl": [
+  "URL（サーバーが読み込み）"
+ ],
+ "sso.metadataFromXml": [
+  "貼り付けた XML"
+ ],
+ "sso.metadataSource": [
+  "IdP メタデータの入手元"
+ ],
+ "sso.metadataUrl": [
+  "IdP メタデータの URL"
+ ],
+ "sso.metadataXml": [
+  "IdP メタデータ XML"
+ ],
+ "sso.nameOf": [
+  [
+   "name"
+  ],
+  " の名前"
+ ],
+ "sso.newConnection": [
+  "新しい SSO 接続"
+ ],
+ "sso.newMetadataSource": [
+  "新しい IdP メタデータの入手元"
+ ],
+ "sso.newMetadataUrl": [
+  "新しい IdP メタデータの URL"
+ ],
+ "sso.newMetadataXml": [
+  "新しい IdP メタデータ XML"
+ ],
+ "sso.none": [
+  "SSO 接続はありません。"
+ ],
+ "sso.off": [
+  "オフ"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "古い証明書を受け入れる期間（時間）"
+ ],
+ "sso.protocol": [
+  "プロトコル"
+ ],
+ "sso.redirectUri": [
+  "登録するリダイレクト URI"
+ ],
+ "sso.remove": [
+  [
+   "name"
+  ],
+  " を削除"
+ ],
+ "sso.removeConfirm": [
+  "接続を削除"
+ ],
+ "sso.removeExplained": [
+  "ユーザーはチームのメンバーのままですが、この接続ではサインインできなくなります。"
+ ],
+ "sso.removeTitle": [
+  [
+   "name"
+  ],
+  " を削除しますか？"
+ ],
+ "sso.rename": [
+  "名前を変更"
+ ],
+ "sso.retires": [
+  [
+   "date"
+  ],
+  " に廃止"
+ ],
+ "sso.rotate": [
+  "証明書をローテーション"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "SP エンティティ ID"
+ ],
+ "sso.spMetadata": [
+  "SP メタデータ"
+ ],
+ "sso.title": [
+  "SSO 接続"
+ ],
+ "ssoSetup.aUrl": [
+  "URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "ACS URL"
+ ],
+ "ssoSetup.addDomain": [
+  "ドメインを追加"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "ベアラートークン（一度だけ表示）"
+ ],
+ "ssoSetup.clientId": [
+  "クライアント ID"
+ ],
+ "ssoSetup.connection": [
+  "接続"
+ ],
+ "ssoSetup.connectionDescription": [
+  "ID プロバイダー（SAML 2.0 または OpenID Connect）を接続します。"
+ ],
+ "ssoSetup.connectionOf": [
+  "接続 ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "SSO 接続"
+ ],
+ "ssoSetup.createScim": [
+  "SCIM ディレクトリを作成"
+ ],
+ "ssoSetup.domain": [
+  "ドメイン"
+ ],
+ "ssoSetup.domains": [
+  "ドメイン"
+ ],
+ "ssoSetup.domainsDescription": [
+  "TXT レコードを公開してから確認してください。これらのアドレスのユーザーは IdP 経由でサインインします。"
+ ],
+ "ssoSetup.domainsTitle": [
+  "メールドメイン"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "この設定リンクはすでに開かれています。新しいリンクを依頼してください。"
+ ],
+ "ssoSetup.linkExpired": [
+  "この設定リンクは期限切れです。新しいリンクを依頼してください。"
+ ],
+ "ssoSetup.linkNotFound": [
+  "この設定リンクは無効です。"
+ ],
+ "ssoSetup.linkRevoked": [
+  "この設定リンクは取り消されました。新しいリンクを依頼してください。"
+ ],
+ "ssoSetup.metadataFrom": [
+  "メタデータの入手元"
+ ],
+ "ssoSetup.metadataUrl": [
+  "ID プロバイダーのメタデータ URL"
+ ],
+ "ssoSetup.metadataXml": [
+  "ID プロバイダーのメタデータ（XML）"
+ ],
+ "ssoSetup.notVerified": [
+  "（未確認）"
+ ],
+ "ssoSetup.saveConnection": [
+  "接続を保存"
+ ],
+ "ssoSetup.scimDescription": [
+  "ID プロバイダーがチームのメンバーを作成・削除します。"
+ ],
+ "ssoSetup.sessionInvalid": [
+  "設定セッションは終了しました。新しいリンクを依頼してください。"
+ ],
+ "ssoSetup.spMetadata": [
+  "サービスプロバイダーのメタデータ"
+ ],
+ "ssoSetup.teamOf": [
+  [
+   "project"
+  ],
+  " のチーム ",
+  [
+   "team"
+  ],
+  "。このセッションは ",
+  [
+   "date"
+  ],
+  " に終了します。"
+ ],
+ "ssoSetup.title": [
+  "シングルサインオンの設定"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "（確認済み）"
+ ],
+ "ssoSetup.verify": [
+  [
+   "domain"
+  ],
+  " を確認"
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Stripe のコンポーネント"

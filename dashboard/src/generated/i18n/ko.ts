@@ -336,6 +336,91 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "OAuth 공급자"
  ],
+ "auth.oidc.add": [
+  "공급자 추가"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  "을(를) 추가했습니다."
+ ],
+ "auth.oidc.clientId": [
+  "클라이언트 ID"
+ ],
+ "auth.oidc.clientSecret": [
+  "클라이언트 시크릿"
+ ],
+ "auth.oidc.description": [
+  "모든 OpenID Connect 공급자(Keycloak, Okta, Entra ID…)를 기본 제공 공급자 옆의 로그인 버튼으로 추가합니다. 저장하기 전에 발급자의 검색 문서를 읽습니다."
+ ],
+ "auth.oidc.displayName": [
+  "버튼 이름"
+ ],
+ "auth.oidc.issuer": [
+  "발급자 URL"
+ ],
+ "auth.oidc.key": [
+  "키(oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "키 ",
+  [
+   "key"
+  ],
+  "은(는) 위의 공급자가 이미 사용 중입니다."
+ ],
+ "auth.oidc.new": [
+  "새 OpenID Connect 공급자"
+ ],
+ "auth.oidc.none": [
+  "아직 자체 OpenID Connect 공급자가 없습니다."
+ ],
+ "auth.oidc.provider": [
+  "OpenID Connect 공급자 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "공급자에 등록할 리디렉션 URI:"
+ ],
+ "auth.oidc.remove": [
+  [
+   "provider"
+  ],
+  " 제거"
+ ],
+ "auth.oidc.removeConfirm": [
+  "공급자 제거"
+ ],
+ "auth.oidc.removeExplained": [
+  "버튼이 로그인 페이지에서 사라집니다. 이 공급자로 로그인하던 사용자는 계정을 유지하며 다른 방법으로 로그인할 수 있습니다."
+ ],
+ "auth.oidc.removeTitle": [
+  [
+   "provider"
+  ],
+  "을(를) 제거할까요?"
+ ],
+ "auth.oidc.save": [
+  [
+   "provider"
+  ],
+  " 저장"
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  "을(를) 저장했습니다."
+ ],
+ "auth.oidc.scopes": [
+  "범위(선택, 공백으로 구분)"
+ ],
+ "auth.oidc.title": [
+  "자체 OpenID Connect 공급자"
+ ],
  "auth.outage": [
   "공급자에 연결할 수 없을 때"
  ],
@@ -2810,6 +2895,152 @@ export const messages: Messages = {
  "projects.title": [
   "프로젝트"
  ],
+ "refusal.metadata": [
+  "IdP 메타데이터를 읽을 수 없습니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "서버에서 이 URL의 주소에 접근할 수 없습니다(사설 또는 로컬 주소는 거부됩니다)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "응답이 ID 공급자의 SAML 메타데이터가 아닙니다."
+ ],
+ "refusal.metadata.timeout": [
+  "URL이 10초 안에 응답하지 않았습니다."
+ ],
+ "refusal.metadata.tooLarge": [
+  "응답이 200kB보다 큽니다."
+ ],
+ "refusal.metadata.unreachable": [
+  "URL이 메타데이터로 응답하지 않았습니다(연결 실패 또는 오류 상태)."
+ ],
+ "refusal.oidc": [
+  "OpenID 공급자를 저장하지 못했습니다: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "서버에서 발급자의 주소에 접근할 수 없습니다(사설 또는 로컬 주소는 거부되며, 루프백은 프로젝트가 localhost를 허용할 때만 가능합니다)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "클라이언트 ID와 클라이언트 시크릿이 필요합니다(OpenID 공급자에는 공유 키가 없습니다)."
+ ],
+ "refusal.oidc.discovery": [
+  "발급자의 검색 문서(/.well-known/openid-configuration)를 읽을 수 없습니다. 발급자 URL을 확인하세요."
+ ],
+ "refusal.oidc.displayName": [
+  "버튼 이름은 1~64자여야 합니다."
+ ],
+ "refusal.oidc.issuer": [
+  "발급자는 http 또는 https URL이어야 합니다."
+ ],
+ "refusal.oidc.key": [
+  "키는 “oidc-” 뒤에 소문자, 숫자 또는 하이픈 1~40자가 와야 합니다."
+ ],
+ "refusal.oidc.scopes": [
+  "범위는 공백으로 구분된 텍스트여야 합니다."
+ ],
+ "scim.baseUrl": [
+  "SCIM 기본 URL"
+ ],
+ "scim.bearerToken": [
+  "Bearer 토큰"
+ ],
+ "scim.copied": [
+  "복사했습니다"
+ ],
+ "scim.copyNow": [
+  "지금 토큰을 복사하세요"
+ ],
+ "scim.copyToken": [
+  "SCIM 토큰 복사"
+ ],
+ "scim.create": [
+  "디렉터리 만들기"
+ ],
+ "scim.created": [
+  [
+   "date"
+  ],
+  "에 생성"
+ ],
+ "scim.delete": [
+  [
+   "name"
+  ],
+  " 삭제"
+ ],
+ "scim.deleteConfirm": [
+  "디렉터리 삭제"
+ ],
+ "scim.deleteExplained": [
+  "토큰은 즉시 작동을 멈춥니다. 프로비저닝된 사용자는 팀 구성원으로 남습니다."
+ ],
+ "scim.deleteTitle": [
+  [
+   "name"
+  ],
+  "을(를) 삭제할까요?"
+ ],
+ "scim.description": [
+  "팀의 ID 공급자가 SCIM 2.0으로 구성원을 생성, 업데이트, 삭제합니다."
+ ],
+ "scim.directories": [
+  "SCIM 디렉터리"
+ ],
+ "scim.directoryName": [
+  "디렉터리 이름"
+ ],
+ "scim.directoryPlaceholder": [
+  "SCIM 디렉터리"
+ ],
+ "scim.giveIdp": [
+  "ID 공급자에 기본 URL과 이 Bearer 토큰을 입력하세요. 토큰은 다이제스트로 저장되므로 지금만 표시됩니다."
+ ],
+ "scim.newToken": [
+  "새 SCIM 토큰"
+ ],
+ "scim.none": [
+  "SCIM 디렉터리가 없습니다."
+ ],
+ "scim.previousUntil": [
+  "이전 토큰은 ",
+  [
+   "date"
+  ],
+  "까지 작동합니다. 그 전에 ID 공급자를 전환하세요."
+ ],
+ "scim.previousValid": [
+  "이전 토큰은 ",
+  [
+   "date"
+  ],
+  "까지 유효"
+ ],
+ "scim.rotateConfirm": [
+  "토큰 교체"
+ ],
+ "scim.rotateExplained": [
+  "새 토큰은 한 번만 표시됩니다. 현재 토큰은 24시간 동안 작동한 뒤 거부됩니다."
+ ],
+ "scim.rotateOf": [
+  [
+   "name"
+  ],
+  "의 토큰 교체"
+ ],
+ "scim.rotateTitle": [
+  [
+   "name"
+  ],
+  "의 토큰을 교체할까요?"
+ ],
+ "scim.title": [
+  "SCIM 프로비저닝"
+ ],
  "sendDraft.allUsers": [
   "모든 사용자"
  ],
@@ -2969,6 +3200,57 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "이전하는 중…"
+ ],
+ "setupLinks.copied": [
+  "복사했습니다"
+ ],
+ "setupLinks.copy": [
+  "설정 링크 복사"
+ ],
+ "setupLinks.copyNow": [
+  "지금 링크를 복사하세요"
+ ],
+ "setupLinks.create": [
+  "설정 링크 만들기"
+ ],
+ "setupLinks.created": [
+  [
+   "date"
+  ],
+  "에 만든 링크"
+ ],
+ "setupLinks.description": [
+  "팀 IT 관리자를 위한 일회용 링크입니다. 팀의 SSO 연결, 도메인, SCIM 디렉터리만 구성할 수 있습니다."
+ ],
+ "setupLinks.list": [
+  "설정 링크"
+ ],
+ "setupLinks.new": [
+  "새 설정 링크"
+ ],
+ "setupLinks.opensOnce": [
+  [
+   "date"
+  ],
+  "까지 한 번 열 수 있으며 지금만 표시됩니다."
+ ],
+ "setupLinks.revoke": [
+  "설정 링크 취소"
+ ],
+ "setupLinks.status.active": [
+  "활성"
+ ],
+ "setupLinks.status.expired": [
+  "만료됨"
+ ],
+ "setupLinks.status.revoked": [
+  "취소됨"
+ ],
+ "setupLinks.status.used": [
+  "사용됨"
+ ],
+ "setupLinks.title": [
+  "셀프서비스 설정"
  ],
  "shell.allProjects": [
   "모든 프로젝트"
@@ -3314,6 +3596,269 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "어떤 규칙도 결정하지 않을 때"
+ ],
+ "sso.acsUrl": [
+  "IdP에 제공할 ACS URL"
+ ],
+ "sso.add": [
+  "연결 추가"
+ ],
+ "sso.certificates": [
+  "IdP 서명 인증서"
+ ],
+ "sso.certificatesOf": [
+  [
+   "name"
+  ],
+  "의 인증서"
+ ],
+ "sso.clientId": [
+  "클라이언트 ID"
+ ],
+ "sso.clientSecret": [
+  "클라이언트 시크릿"
+ ],
+ "sso.connection": [
+  "SSO 연결 ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "연결 이름"
+ ],
+ "sso.copyAcsUrl": [
+  "ACS URL 복사"
+ ],
+ "sso.copyRedirectUri": [
+  "리디렉션 URI 복사"
+ ],
+ "sso.current": [
+  "현재"
+ ],
+ "sso.description": [
+  "팀 구성원은 자체 ID 공급자(SAML 2.0 또는 OpenID Connect)로 로그인합니다."
+ ],
+ "sso.downloadSpMetadata": [
+  "SP 메타데이터 다운로드"
+ ],
+ "sso.enabled": [
+  "사용"
+ ],
+ "sso.idpEntityId": [
+  "IdP 엔터티 ID"
+ ],
+ "sso.issuer": [
+  "발급자"
+ ],
+ "sso.issuerUrl": [
+  "발급자 URL"
+ ],
+ "sso.metadataFromUrl": [
+  "URL(서버가 읽음)"
+ ],
+ "sso.metadataFromXml": [
+  "붙여 넣은 XML"
+ ],
+ "sso.metadataSource": [
+  "IdP 메타데이터 출처"
+ ],
+ "sso.metadataUrl": [
+  "IdP 메타데이터 URL"
+ ],
+ "sso.metadataXml": [
+  "IdP 메타데이터 XML"
+ ],
+ "sso.nameOf": [
+  [
+   "name"
+  ],
+  "의 이름"
+ ],
+ "sso.newConnection": [
+  "새 SSO 연결"
+ ],
+ "sso.newMetadataSource": [
+  "새 IdP 메타데이터 출처"
+ ],
+ "sso.newMetadataUrl": [
+  "새 IdP 메타데이터 URL"
+ ],
+ "sso.newMetadataXml": [
+  "새 IdP 메타데이터 XML"
+ ],
+ "sso.none": [
+  "SSO 연결이 없습니다."
+ ],
+ "sso.off": [
+  "꺼짐"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "이전 인증서 허용 기간(시간)"
+ ],
+ "sso.protocol": [
+  "프로토콜"
+ ],
+ "sso.redirectUri": [
+  "등록할 리디렉션 URI"
+ ],
+ "sso.remove": [
+  [
+   "name"
+  ],
+  " 제거"
+ ],
+ "sso.removeConfirm": [
+  "연결 제거"
+ ],
+ "sso.removeExplained": [
+  "사용자는 팀 구성원으로 남지만 이 연결로는 더 이상 로그인할 수 없습니다."
+ ],
+ "sso.removeTitle": [
+  [
+   "name"
+  ],
+  "을(를) 제거할까요?"
+ ],
+ "sso.rename": [
+  "이름 변경"
+ ],
+ "sso.retires": [
+  [
+   "date"
+  ],
+  "에 만료"
+ ],
+ "sso.rotate": [
+  "인증서 교체"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "SP 엔터티 ID"
+ ],
+ "sso.spMetadata": [
+  "SP 메타데이터"
+ ],
+ "sso.title": [
+  "SSO 연결"
+ ],
+ "ssoSetup.aUrl": [
+  "URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "ACS URL"
+ ],
+ "ssoSetup.addDomain": [
+  "도메인 추가"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Bearer 토큰(한 번만 표시)"
+ ],
+ "ssoSetup.clientId": [
+  "클라이언트 ID"
+ ],
+ "ssoSetup.connection": [
+  "연결"
+ ],
+ "ssoSetup.connectionDescription": [
+  "ID 공급자(SAML 2.0 또는 OpenID Connect)를 연결하세요."
+ ],
+ "ssoSetup.connectionOf": [
+  "연결 ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "SSO 연결"
+ ],
+ "ssoSetup.createScim": [
+  "SCIM 디렉터리 만들기"
+ ],
+ "ssoSetup.domain": [
+  "도메인"
+ ],
+ "ssoSetup.domains": [
+  "도메인"
+ ],
+ "ssoSetup.domainsDescription": [
+  "TXT 레코드를 게시한 다음 확인하세요. 이 주소를 가진 사람은 IdP를 통해 로그인합니다."
+ ],
+ "ssoSetup.domainsTitle": [
+  "이메일 도메인"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "이 설정 링크는 이미 열렸습니다. 새 링크를 요청하세요."
+ ],
+ "ssoSetup.linkExpired": [
+  "이 설정 링크는 만료되었습니다. 새 링크를 요청하세요."
+ ],
+ "ssoSetup.linkNotFound": [
+  "이 설정 링크는 유효하지 않습니다."
+ ],
+ "ssoSetup.linkRevoked": [
+  "이 설정 링크는 취소되었습니다. 새 링크를 요청하세요."
+ ],
+ "ssoSetup.metadataFrom": [
+  "메타데이터 출처"
+ ],
+ "ssoSetup.metadataUrl": [
+  "ID 공급자 메타데이터 URL"
+ ],
+ "ssoSetup.metadataXml": [
+  "ID 공급자 메타데이터(XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(확인 안 됨)"
+ ],
+ "ssoSetup.saveConnection": [
+  "연결 저장"
+ ],
+ "ssoSetup.scimDescription": [
+  "ID 공급자가 팀 구성원을 생성하고 삭제합니다."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "설정 세션이 끝났습니다. 새 링크를 요청하세요."
+ ],
+ "ssoSetup.spMetadata": [
+  "서비스 공급자 메타데이터"
+ ],
+ "ssoSetup.teamOf": [
+  [
+   "project"
+  ],
+  "의 팀 ",
+  [
+   "team"
+  ],
+  ". 이 세션은 ",
+  [
+   "date"
+  ],
+  "에 끝납니다."
+ ],
+ "ssoSetup.title": [
+  "싱글 사인온 설정"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(확인됨)"
+ ],
+ "ssoSetup.verify": [
+  [
+   "domain"
+  ],
+  " 확인"
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Stripe 구성 요소"

@@ -356,6 +356,92 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "Provedores OAuth"
  ],
+ "auth.oidc.add": [
+  "Adicionar provedor"
+ ],
+ "auth.oidc.added": [
+  [
+   "provider"
+  ],
+  " adicionado."
+ ],
+ "auth.oidc.clientId": [
+  "ID do cliente"
+ ],
+ "auth.oidc.clientSecret": [
+  "Segredo do cliente"
+ ],
+ "auth.oidc.description": [
+  "Qualquer provedor OpenID Connect (Keycloak, Okta, Entra ID…) como botão de login ao lado dos integrados. O documento de descoberta do emissor é lido antes de salvar."
+ ],
+ "auth.oidc.displayName": [
+  "Nome do botão"
+ ],
+ "auth.oidc.issuer": [
+  "URL do emissor"
+ ],
+ "auth.oidc.key": [
+  "Chave (oidc-…)"
+ ],
+ "auth.oidc.keyTaken": [
+  "A chave ",
+  [
+   "key"
+  ],
+  " já é usada por um provedor acima."
+ ],
+ "auth.oidc.new": [
+  "Novo provedor OpenID Connect"
+ ],
+ "auth.oidc.none": [
+  "Ainda não há provedores OpenID Connect próprios."
+ ],
+ "auth.oidc.provider": [
+  "Provedor OpenID Connect ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "URI de redirecionamento a registrar no provedor:"
+ ],
+ "auth.oidc.remove": [
+  "Remover ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "Remover provedor"
+ ],
+ "auth.oidc.removeExplained": [
+  "O botão sai da página de login. Quem entrava com ele mantém a conta e pode entrar de outra forma."
+ ],
+ "auth.oidc.removeTitle": [
+  "Remover ",
+  [
+   "provider"
+  ],
+  "?"
+ ],
+ "auth.oidc.save": [
+  "Salvar ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  [
+   "provider"
+  ],
+  " salvo."
+ ],
+ "auth.oidc.scopes": [
+  "Escopos (opcional, separados por espaços)"
+ ],
+ "auth.oidc.title": [
+  "Seus próprios provedores OpenID Connect"
+ ],
  "auth.outage": [
   "Quando o provedor não responde"
  ],
@@ -2885,6 +2971,153 @@ export const messages: Messages = {
  "projects.title": [
   "Projetos"
  ],
+ "refusal.metadata": [
+  "Não foi possível ler os metadados do IdP: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "o servidor não pode acessar o endereço da URL (endereços privados ou locais são recusados)."
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "a resposta não são metadados SAML de um provedor de identidade."
+ ],
+ "refusal.metadata.timeout": [
+  "a URL não respondeu em 10 segundos."
+ ],
+ "refusal.metadata.tooLarge": [
+  "a resposta é maior que 200 kB."
+ ],
+ "refusal.metadata.unreachable": [
+  "a URL não respondeu com os metadados (sem conexão ou com status de erro)."
+ ],
+ "refusal.oidc": [
+  "O provedor OpenID não foi salvo: ",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "o servidor não pode acessar o endereço do emissor (endereços privados ou locais são recusados; loopback só se o projeto permitir localhost)."
+ ],
+ "refusal.oidc.clientKeys": [
+  "são necessários um ID e um segredo do cliente (não há chaves compartilhadas para um provedor OpenID)."
+ ],
+ "refusal.oidc.discovery": [
+  "não foi possível ler o documento de descoberta do emissor (/.well-known/openid-configuration). Verifique a URL do emissor."
+ ],
+ "refusal.oidc.displayName": [
+  "o nome do botão deve ter de 1 a 64 caracteres."
+ ],
+ "refusal.oidc.issuer": [
+  "o emissor deve ser uma URL http ou https."
+ ],
+ "refusal.oidc.key": [
+  "a chave deve ser “oidc-” seguido de 1 a 40 letras minúsculas, dígitos ou hífens."
+ ],
+ "refusal.oidc.scopes": [
+  "os escopos devem ser um texto separado por espaços."
+ ],
+ "scim.baseUrl": [
+  "URL base do SCIM"
+ ],
+ "scim.bearerToken": [
+  "Token de portador"
+ ],
+ "scim.copied": [
+  "Já copiei"
+ ],
+ "scim.copyNow": [
+  "Copie o token agora"
+ ],
+ "scim.copyToken": [
+  "Copiar o token SCIM"
+ ],
+ "scim.create": [
+  "Criar diretório"
+ ],
+ "scim.created": [
+  "criado em ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "Excluir ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "Excluir diretório"
+ ],
+ "scim.deleteExplained": [
+  "O token para de funcionar na hora. Os usuários provisionados continuam membros da equipe."
+ ],
+ "scim.deleteTitle": [
+  "Excluir ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.description": [
+  "O provedor de identidade da equipe cria, atualiza e remove seus membros via SCIM 2.0."
+ ],
+ "scim.directories": [
+  "Diretórios SCIM"
+ ],
+ "scim.directoryName": [
+  "Nome do diretório"
+ ],
+ "scim.directoryPlaceholder": [
+  "Diretório SCIM"
+ ],
+ "scim.giveIdp": [
+  "Informe ao provedor de identidade a URL base e este token de portador. Ele é guardado como resumo: esta é a única vez que aparece."
+ ],
+ "scim.newToken": [
+  "Novo token SCIM"
+ ],
+ "scim.none": [
+  "Nenhum diretório SCIM."
+ ],
+ "scim.previousUntil": [
+  "O token anterior funciona até ",
+  [
+   "date"
+  ],
+  ": troque o provedor de identidade antes disso."
+ ],
+ "scim.previousValid": [
+  "token anterior válido até ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "Rotacionar token"
+ ],
+ "scim.rotateExplained": [
+  "Um novo token é mostrado uma vez. O atual funciona por mais 24 horas e depois é recusado."
+ ],
+ "scim.rotateOf": [
+  "Rotacionar o token de ",
+  [
+   "name"
+  ]
+ ],
+ "scim.rotateTitle": [
+  "Rotacionar o token de ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "scim.title": [
+  "Provisionamento SCIM"
+ ],
  "sendDraft.allUsers": [
   "Todos os usuários"
  ],
@@ -3053,6 +3286,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "Transferindo…"
+ ],
+ "setupLinks.copied": [
+  "Já copiei"
+ ],
+ "setupLinks.copy": [
+  "Copiar o link de configuração"
+ ],
+ "setupLinks.copyNow": [
+  "Copie o link agora"
+ ],
+ "setupLinks.create": [
+  "Criar link de configuração"
+ ],
+ "setupLinks.created": [
+  "Link criado em ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "Um link de uso único para o administrador de TI da equipe: ele configura a conexão SSO, os domínios e o diretório SCIM da equipe, nada mais."
+ ],
+ "setupLinks.list": [
+  "Links de configuração"
+ ],
+ "setupLinks.new": [
+  "Novo link de configuração"
+ ],
+ "setupLinks.opensOnce": [
+  "Ele abre uma vez, até ",
+  [
+   "date"
+  ],
+  "; só é mostrado agora."
+ ],
+ "setupLinks.revoke": [
+  "Revogar link de configuração"
+ ],
+ "setupLinks.status.active": [
+  "ativo"
+ ],
+ "setupLinks.status.expired": [
+  "expirado"
+ ],
+ "setupLinks.status.revoked": [
+  "revogado"
+ ],
+ "setupLinks.status.used": [
+  "usado"
+ ],
+ "setupLinks.title": [
+  "Configuração self-service"
  ],
  "shell.allProjects": [
   "Todos os projetos"
@@ -3398,6 +3683,271 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "Quando nenhuma regra decide"
+ ],
+ "sso.acsUrl": [
+  "URL ACS a informar ao IdP"
+ ],
+ "sso.add": [
+  "Adicionar conexão"
+ ],
+ "sso.certificates": [
+  "Certificados de assinatura do IdP"
+ ],
+ "sso.certificatesOf": [
+  "Certificados de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.clientId": [
+  "ID do cliente"
+ ],
+ "sso.clientSecret": [
+  "Segredo do cliente"
+ ],
+ "sso.connection": [
+  "Conexão SSO ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "Nome da conexão"
+ ],
+ "sso.copyAcsUrl": [
+  "Copiar a URL ACS"
+ ],
+ "sso.copyRedirectUri": [
+  "Copiar a URI de redirecionamento"
+ ],
+ "sso.current": [
+  "atual"
+ ],
+ "sso.description": [
+  "Os membros da equipe entram pelo próprio provedor de identidade (SAML 2.0 ou OpenID Connect)."
+ ],
+ "sso.downloadSpMetadata": [
+  "Baixar os metadados do SP"
+ ],
+ "sso.enabled": [
+  "Ativada"
+ ],
+ "sso.idpEntityId": [
+  "ID de entidade do IdP"
+ ],
+ "sso.issuer": [
+  "Emissor"
+ ],
+ "sso.issuerUrl": [
+  "URL do emissor"
+ ],
+ "sso.metadataFromUrl": [
+  "Uma URL (lida pelo servidor)"
+ ],
+ "sso.metadataFromXml": [
+  "XML colado"
+ ],
+ "sso.metadataSource": [
+  "Metadados do IdP a partir de"
+ ],
+ "sso.metadataUrl": [
+  "URL dos metadados do IdP"
+ ],
+ "sso.metadataXml": [
+  "XML dos metadados do IdP"
+ ],
+ "sso.nameOf": [
+  "Nome de ",
+  [
+   "name"
+  ]
+ ],
+ "sso.newConnection": [
+  "Nova conexão SSO"
+ ],
+ "sso.newMetadataSource": [
+  "Novos metadados do IdP a partir de"
+ ],
+ "sso.newMetadataUrl": [
+  "Nova URL dos metadados do IdP"
+ ],
+ "sso.newMetadataXml": [
+  "Novo XML dos metadados do IdP"
+ ],
+ "sso.none": [
+  "Nenhuma conexão SSO."
+ ],
+ "sso.off": [
+  "desativada"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "Certificados antigos aceitos por (horas)"
+ ],
+ "sso.protocol": [
+  "Protocolo"
+ ],
+ "sso.redirectUri": [
+  "URI de redirecionamento a registrar"
+ ],
+ "sso.remove": [
+  "Remover ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "Remover conexão"
+ ],
+ "sso.removeExplained": [
+  "Seus usuários continuam membros da equipe; não podem mais entrar por ela."
+ ],
+ "sso.removeTitle": [
+  "Remover ",
+  [
+   "name"
+  ],
+  "?"
+ ],
+ "sso.rename": [
+  "Renomear"
+ ],
+ "sso.retires": [
+  "expira em ",
+  [
+   "date"
+  ]
+ ],
+ "sso.rotate": [
+  "Rotacionar certificados"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "ID de entidade do SP"
+ ],
+ "sso.spMetadata": [
+  "Metadados do SP"
+ ],
+ "sso.title": [
+  "Conexões SSO"
+ ],
+ "ssoSetup.aUrl": [
+  "Uma URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "URL ACS"
+ ],
+ "ssoSetup.addDomain": [
+  "Adicionar domínio"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "Token de portador (mostrado uma vez)"
+ ],
+ "ssoSetup.clientId": [
+  "ID do cliente"
+ ],
+ "ssoSetup.connection": [
+  "Conexão"
+ ],
+ "ssoSetup.connectionDescription": [
+  "Conecte seu provedor de identidade (SAML 2.0 ou OpenID Connect)."
+ ],
+ "ssoSetup.connectionOf": [
+  "Conexão ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "Conexão SSO"
+ ],
+ "ssoSetup.createScim": [
+  "Criar diretório SCIM"
+ ],
+ "ssoSetup.domain": [
+  "Domínio"
+ ],
+ "ssoSetup.domains": [
+  "Domínios"
+ ],
+ "ssoSetup.domainsDescription": [
+  "Publique o registro TXT e depois verifique: pessoas com esses endereços entram pelo seu IdP."
+ ],
+ "ssoSetup.domainsTitle": [
+  "Domínios de e-mail"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "Este link de configuração já foi aberto. Peça um novo."
+ ],
+ "ssoSetup.linkExpired": [
+  "Este link de configuração expirou. Peça um novo."
+ ],
+ "ssoSetup.linkNotFound": [
+  "Este link de configuração não é válido."
+ ],
+ "ssoSetup.linkRevoked": [
+  "Este link de configuração foi revogado. Peça um novo."
+ ],
+ "ssoSetup.metadataFrom": [
+  "Metadados a partir de"
+ ],
+ "ssoSetup.metadataUrl": [
+  "URL dos metadados do provedor de identidade"
+ ],
+ "ssoSetup.metadataXml": [
+  "Metadados do provedor de identidade (XML)"
+ ],
+ "ssoSetup.notVerified": [
+  "(não verificado)"
+ ],
+ "ssoSetup.saveConnection": [
+  "Salvar conexão"
+ ],
+ "ssoSetup.scimDescription": [
+  "Seu provedor de identidade cria e remove os membros da equipe."
+ ],
+ "ssoSetup.sessionInvalid": [
+  "Sua sessão de configuração terminou. Peça um novo link."
+ ],
+ "ssoSetup.spMetadata": [
+  "Metadados do provedor de serviços"
+ ],
+ "ssoSetup.teamOf": [
+  "Equipe ",
+  [
+   "team"
+  ],
+  " de ",
+  [
+   "project"
+  ],
+  ". Esta sessão termina em ",
+  [
+   "date"
+  ],
+  "."
+ ],
+ "ssoSetup.title": [
+  "Configuração do login único"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "(verificado)"
+ ],
+ "ssoSetup.verify": [
+  "Verificar ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Componentes do Stripe"

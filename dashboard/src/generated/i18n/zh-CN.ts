@@ -336,6 +336,94 @@ export const messages: Messages = {
  "auth.oauthProviders": [
   "OAuth 提供方"
  ],
+ "auth.oidc.add": [
+  "添加提供方"
+ ],
+ "auth.oidc.added": [
+  "已添加 ",
+  [
+   "provider"
+  ],
+  "。"
+ ],
+ "auth.oidc.clientId": [
+  "客户端 ID"
+ ],
+ "auth.oidc.clientSecret": [
+  "客户端密钥"
+ ],
+ "auth.oidc.description": [
+  "任何 OpenID Connect 提供方（Keycloak、Okta、Entra ID…）都可作为内置提供方旁边的登录按钮。保存前会读取颁发者的发现文档。"
+ ],
+ "auth.oidc.displayName": [
+  "按钮名称"
+ ],
+ "auth.oidc.issuer": [
+  "颁发者 URL"
+ ],
+ "auth.oidc.key": [
+  "键（oidc-…）"
+ ],
+ "auth.oidc.keyTaken": [
+  "键 ",
+  [
+   "key"
+  ],
+  " 已被上方的提供方使用。"
+ ],
+ "auth.oidc.new": [
+  "新的 OpenID Connect 提供方"
+ ],
+ "auth.oidc.none": [
+  "还没有自有 OpenID Connect 提供方。"
+ ],
+ "auth.oidc.provider": [
+  "OpenID Connect 提供方 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.redirectUri": [
+  "需在提供方注册的重定向 URI："
+ ],
+ "auth.oidc.remove": [
+  "移除 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.removeConfirm": [
+  "移除提供方"
+ ],
+ "auth.oidc.removeExplained": [
+  "其按钮将从登录页面消失。用它登录过的用户保留账户，并可用其他方式登录。"
+ ],
+ "auth.oidc.removeTitle": [
+  "移除 ",
+  [
+   "provider"
+  ],
+  "？"
+ ],
+ "auth.oidc.save": [
+  "保存 ",
+  [
+   "provider"
+  ]
+ ],
+ "auth.oidc.saved": [
+  "已保存 ",
+  [
+   "provider"
+  ],
+  "。"
+ ],
+ "auth.oidc.scopes": [
+  "范围（可选，以空格分隔）"
+ ],
+ "auth.oidc.title": [
+  "自有 OpenID Connect 提供方"
+ ],
  "auth.outage": [
   "当无法连接提供方时"
  ],
@@ -2821,6 +2909,154 @@ export const messages: Messages = {
  "projects.title": [
   "项目"
  ],
+ "refusal.metadata": [
+  "无法读取 IdP 元数据：",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.metadata.addressNotAllowed": [
+  "服务器不得访问该 URL 的地址（私有或本地地址会被拒绝）。"
+ ],
+ "refusal.metadata.notSamlMetadata": [
+  "响应不是身份提供方的 SAML 元数据。"
+ ],
+ "refusal.metadata.timeout": [
+  "该 URL 未在 10 秒内响应。"
+ ],
+ "refusal.metadata.tooLarge": [
+  "响应大于 200 kB。"
+ ],
+ "refusal.metadata.unreachable": [
+  "该 URL 未返回元数据（无法连接或返回错误状态）。"
+ ],
+ "refusal.oidc": [
+  "未保存 OpenID 提供方：",
+  [
+   "reason"
+  ]
+ ],
+ "refusal.oidc.addressNotAllowed": [
+  "服务器不得访问颁发者的地址（私有或本地地址会被拒绝；仅当项目允许 localhost 时才可使用环回地址）。"
+ ],
+ "refusal.oidc.clientKeys": [
+  "需要客户端 ID 和客户端密钥（OpenID 提供方没有共享密钥）。"
+ ],
+ "refusal.oidc.discovery": [
+  "无法读取颁发者的发现文档（/.well-known/openid-configuration）。请检查颁发者 URL。"
+ ],
+ "refusal.oidc.displayName": [
+  "按钮名称必须为 1 到 64 个字符。"
+ ],
+ "refusal.oidc.issuer": [
+  "颁发者必须是 http 或 https URL。"
+ ],
+ "refusal.oidc.key": [
+  "键必须是“oidc-”后接 1 到 40 个小写字母、数字或连字符。"
+ ],
+ "refusal.oidc.scopes": [
+  "范围必须是以空格分隔的文本。"
+ ],
+ "scim.baseUrl": [
+  "SCIM 基础 URL"
+ ],
+ "scim.bearerToken": [
+  "持有者令牌"
+ ],
+ "scim.copied": [
+  "我已复制"
+ ],
+ "scim.copyNow": [
+  "请立即复制令牌"
+ ],
+ "scim.copyToken": [
+  "复制 SCIM 令牌"
+ ],
+ "scim.create": [
+  "创建目录"
+ ],
+ "scim.created": [
+  "创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "scim.delete": [
+  "删除 ",
+  [
+   "name"
+  ]
+ ],
+ "scim.deleteConfirm": [
+  "删除目录"
+ ],
+ "scim.deleteExplained": [
+  "其令牌立即失效。它预配的用户仍是团队成员。"
+ ],
+ "scim.deleteTitle": [
+  "删除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "scim.description": [
+  "团队的身份提供方通过 SCIM 2.0 创建、更新和删除其成员。"
+ ],
+ "scim.directories": [
+  "SCIM 目录"
+ ],
+ "scim.directoryName": [
+  "目录名称"
+ ],
+ "scim.directoryPlaceholder": [
+  "SCIM 目录"
+ ],
+ "scim.giveIdp": [
+  "将基础 URL 和此持有者令牌提供给身份提供方。令牌以摘要形式存储：仅此一次显示。"
+ ],
+ "scim.newToken": [
+  "新的 SCIM 令牌"
+ ],
+ "scim.none": [
+  "没有 SCIM 目录。"
+ ],
+ "scim.previousUntil": [
+  "旧令牌在 ",
+  [
+   "date"
+  ],
+  " 之前仍可使用：请在此之前切换身份提供方。"
+ ],
+ "scim.previousValid": [
+  "旧令牌有效期至 ",
+  [
+   "date"
+  ]
+ ],
+ "scim.rotateConfirm": [
+  "轮换令牌"
+ ],
+ "scim.rotateExplained": [
+  "新令牌只显示一次。当前令牌在 24 小时内仍可使用，之后将被拒绝。"
+ ],
+ "scim.rotateOf": [
+  "轮换 ",
+  [
+   "name"
+  ],
+  " 的令牌"
+ ],
+ "scim.rotateTitle": [
+  "轮换 ",
+  [
+   "name"
+  ],
+  " 的令牌？"
+ ],
+ "scim.title": [
+  "SCIM 预配"
+ ],
  "sendDraft.allUsers": [
   "所有用户"
  ],
@@ -2980,6 +3216,58 @@ export const messages: Messages = {
  ],
  "settings.transferring": [
   "正在转移…"
+ ],
+ "setupLinks.copied": [
+  "我已复制"
+ ],
+ "setupLinks.copy": [
+  "复制设置链接"
+ ],
+ "setupLinks.copyNow": [
+  "请立即复制链接"
+ ],
+ "setupLinks.create": [
+  "创建设置链接"
+ ],
+ "setupLinks.created": [
+  "链接创建于 ",
+  [
+   "date"
+  ]
+ ],
+ "setupLinks.description": [
+  "给团队 IT 管理员的一次性链接：只能配置团队的 SSO 连接、域名和 SCIM 目录。"
+ ],
+ "setupLinks.list": [
+  "设置链接"
+ ],
+ "setupLinks.new": [
+  "新的设置链接"
+ ],
+ "setupLinks.opensOnce": [
+  "可打开一次，有效期至 ",
+  [
+   "date"
+  ],
+  "；仅此时显示。"
+ ],
+ "setupLinks.revoke": [
+  "撤销设置链接"
+ ],
+ "setupLinks.status.active": [
+  "有效"
+ ],
+ "setupLinks.status.expired": [
+  "已过期"
+ ],
+ "setupLinks.status.revoked": [
+  "已撤销"
+ ],
+ "setupLinks.status.used": [
+  "已使用"
+ ],
+ "setupLinks.title": [
+  "自助设置"
  ],
  "shell.allProjects": [
   "所有项目"
@@ -3327,6 +3615,270 @@ export const messages: Messages = {
  ],
  "signUpRules.whenNoRule": [
   "当没有规则作出决定时"
+ ],
+ "sso.acsUrl": [
+  "提供给 IdP 的 ACS URL"
+ ],
+ "sso.add": [
+  "添加连接"
+ ],
+ "sso.certificates": [
+  "IdP 签名证书"
+ ],
+ "sso.certificatesOf": [
+  [
+   "name"
+  ],
+  " 的证书"
+ ],
+ "sso.clientId": [
+  "客户端 ID"
+ ],
+ "sso.clientSecret": [
+  "客户端密钥"
+ ],
+ "sso.connection": [
+  "SSO 连接 ",
+  [
+   "name"
+  ]
+ ],
+ "sso.connectionName": [
+  "连接名称"
+ ],
+ "sso.copyAcsUrl": [
+  "复制 ACS URL"
+ ],
+ "sso.copyRedirectUri": [
+  "复制重定向 URI"
+ ],
+ "sso.current": [
+  "当前"
+ ],
+ "sso.description": [
+  "团队成员通过自己的身份提供方（SAML 2.0 或 OpenID Connect）登录。"
+ ],
+ "sso.downloadSpMetadata": [
+  "下载 SP 元数据"
+ ],
+ "sso.enabled": [
+  "已启用"
+ ],
+ "sso.idpEntityId": [
+  "IdP 实体 ID"
+ ],
+ "sso.issuer": [
+  "颁发者"
+ ],
+ "sso.issuerUrl": [
+  "颁发者 URL"
+ ],
+ "sso.metadataFromUrl": [
+  "URL（由服务器读取）"
+ ],
+ "sso.metadataFromXml": [
+  "粘贴的 XML"
+ ],
+ "sso.metadataSource": [
+  "IdP 元数据来源"
+ ],
+ "sso.metadataUrl": [
+  "IdP 元数据 URL"
+ ],
+ "sso.metadataXml": [
+  "IdP 元数据 XML"
+ ],
+ "sso.nameOf": [
+  [
+   "name"
+  ],
+  " 的名称"
+ ],
+ "sso.newConnection": [
+  "新的 SSO 连接"
+ ],
+ "sso.newMetadataSource": [
+  "新 IdP 元数据来源"
+ ],
+ "sso.newMetadataUrl": [
+  "新 IdP 元数据 URL"
+ ],
+ "sso.newMetadataXml": [
+  "新 IdP 元数据 XML"
+ ],
+ "sso.none": [
+  "没有 SSO 连接。"
+ ],
+ "sso.off": [
+  "已关闭"
+ ],
+ "sso.oidc": [
+  "OpenID Connect"
+ ],
+ "sso.overlapHours": [
+  "旧证书的接受时长（小时）"
+ ],
+ "sso.protocol": [
+  "协议"
+ ],
+ "sso.redirectUri": [
+  "需注册的重定向 URI"
+ ],
+ "sso.remove": [
+  "移除 ",
+  [
+   "name"
+  ]
+ ],
+ "sso.removeConfirm": [
+  "移除连接"
+ ],
+ "sso.removeExplained": [
+  "其用户仍是团队成员，但不能再通过它登录。"
+ ],
+ "sso.removeTitle": [
+  "移除 ",
+  [
+   "name"
+  ],
+  "？"
+ ],
+ "sso.rename": [
+  "重命名"
+ ],
+ "sso.retires": [
+  [
+   "date"
+  ],
+  " 停用"
+ ],
+ "sso.rotate": [
+  "轮换证书"
+ ],
+ "sso.saml": [
+  "SAML 2.0"
+ ],
+ "sso.spEntityId": [
+  "SP 实体 ID"
+ ],
+ "sso.spMetadata": [
+  "SP 元数据"
+ ],
+ "sso.title": [
+  "SSO 连接"
+ ],
+ "ssoSetup.aUrl": [
+  "URL"
+ ],
+ "ssoSetup.acsUrl": [
+  "ACS URL"
+ ],
+ "ssoSetup.addDomain": [
+  "添加域名"
+ ],
+ "ssoSetup.bearerShownOnce": [
+  "持有者令牌（仅显示一次）"
+ ],
+ "ssoSetup.clientId": [
+  "客户端 ID"
+ ],
+ "ssoSetup.connection": [
+  "连接"
+ ],
+ "ssoSetup.connectionDescription": [
+  "连接您的身份提供方（SAML 2.0 或 OpenID Connect）。"
+ ],
+ "ssoSetup.connectionOf": [
+  "连接 ",
+  [
+   "name"
+  ]
+ ],
+ "ssoSetup.connectionTitle": [
+  "SSO 连接"
+ ],
+ "ssoSetup.createScim": [
+  "创建 SCIM 目录"
+ ],
+ "ssoSetup.domain": [
+  "域名"
+ ],
+ "ssoSetup.domains": [
+  "域名"
+ ],
+ "ssoSetup.domainsDescription": [
+  "发布 TXT 记录，然后验证：使用这些地址的人将通过您的 IdP 登录。"
+ ],
+ "ssoSetup.domainsTitle": [
+  "电子邮件域名"
+ ],
+ "ssoSetup.linkAlreadyUsed": [
+  "此设置链接已被打开过。请索取新的链接。"
+ ],
+ "ssoSetup.linkExpired": [
+  "此设置链接已过期。请索取新的链接。"
+ ],
+ "ssoSetup.linkNotFound": [
+  "此设置链接无效。"
+ ],
+ "ssoSetup.linkRevoked": [
+  "此设置链接已被撤销。请索取新的链接。"
+ ],
+ "ssoSetup.metadataFrom": [
+  "元数据来源"
+ ],
+ "ssoSetup.metadataUrl": [
+  "身份提供方元数据 URL"
+ ],
+ "ssoSetup.metadataXml": [
+  "身份提供方元数据（XML）"
+ ],
+ "ssoSetup.notVerified": [
+  "（未验证）"
+ ],
+ "ssoSetup.saveConnection": [
+  "保存连接"
+ ],
+ "ssoSetup.scimDescription": [
+  "您的身份提供方创建和删除团队成员。"
+ ],
+ "ssoSetup.sessionInvalid": [
+  "您的设置会话已结束。请索取新的链接。"
+ ],
+ "ssoSetup.spMetadata": [
+  "服务提供方元数据"
+ ],
+ "ssoSetup.teamOf": [
+  [
+   "project"
+  ],
+  " 的团队 ",
+  [
+   "team"
+  ],
+  "。此会话于 ",
+  [
+   "date"
+  ],
+  " 结束。"
+ ],
+ "ssoSetup.title": [
+  "单点登录设置"
+ ],
+ "ssoSetup.txt": [
+  "TXT"
+ ],
+ "ssoSetup.verified": [
+  "（已验证）"
+ ],
+ "ssoSetup.verify": [
+  "验证 ",
+  [
+   "domain"
+  ]
+ ],
+ "ssoSetup.xml": [
+  "XML"
  ],
  "stripeComponents.label": [
   "Stripe 组件"

@@ -26,6 +26,9 @@ export function ConnectedAccountsSection() {
   const unlink = useDeleteOAuthProvider({ mutation: { onSuccess: invalidate(getListOAuthProvidersQueryKey(myProviders)) } });
   const [error, setError] = useState<unknown>(null);
   const linkedConfigs = new Set(linked.map((account) => account.provider_config_id));
+  // A project's own OpenID provider is named by its display name, not its key (`oidc-acme`).
+  const ownProviders = config.oidc_providers ?? [];
+  const nameOf = (id: string) => ownProviders.find((provider) => provider.id === id)?.display_name ?? providerName(id);
   const connectable = config.enabled_oauth_providers.filter((provider) => !linkedConfigs.has(provider.id));
 
   return (
@@ -36,7 +39,7 @@ export function ConnectedAccountsSection() {
         {linked.map((account) => (
           <li key={account.id}>
             <span>
-              {providerName(account.type)} {account.email ? <span className="gh-muted">{account.email}</span> : null}
+              {nameOf(account.provider_config_id)} {account.email ? <span className="gh-muted">{account.email}</span> : null}
             </span>
             <button type="button" className="gh-danger" onClick={() => unlink.mutate({ userId: 'me', providerId: account.id })}>
               {t('connected.disconnect')}
