@@ -129,7 +129,8 @@ describe('the dashboard in Chromium: webhooks', () => {
     const rotated = (await secretPanel.locator('dd code').textContent()) ?? '';
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
-    expect((await endpointsOf())[0]?.secret).toBe(rotated);
+    const [listed] = await endpointsOf();
+    expect((await services.webhookEndpoints.get((await services.projects.find(projectId))!.id, listed!.id)).secret).toBe(rotated);
     await page.getByRole('button', { name: 'I have copied it' }).click();
 
     // Delete behind a confirmation.
