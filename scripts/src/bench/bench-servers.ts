@@ -14,6 +14,7 @@ import { registerDerivedFloors, registerReadFloors } from './operations/floor-ro
 import { readFloors } from './operations/read-floors.ts';
 import { captureStatements, installStatementCapture } from './operations/statement-capture.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
+import { registerUpdateQuantityFloor } from './update-quantity-floor.ts';
 import { generateUsers } from '../generate-users.ts';
 
 /**
@@ -171,6 +172,7 @@ floor.get('/jwt-user-and-item', async (request) => {
   const { rows } = await floorPool.query({ name: 'bench-item', text: itemStatement, values: [project.id, 'user', payload.sub, 'credits'] });
   return { items: rows };
 });
+registerUpdateQuantityFloor(floor, floorPool, { projectId: project.id, serverKey: keys.secret_server_key as string });
 await floor.listen({ port: 0, host: '127.0.0.1' });
 
 const portOf = (server: typeof floor) => (server.server.address() as { port: number }).port;
