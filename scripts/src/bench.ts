@@ -266,7 +266,9 @@ for (const [result, floor] of rows.filter(([result]) => !Number.isNaN(result.rps
         ? 'D'
         : argonFloors.includes(floor as never)
           ? `C (${floor.rps}/s)`
-          : `B (${floor.rps} req/s)`;
+          : floor.name.startsWith('floor E')
+            ? `E (${floor.rps} req/s)`
+            : `B (${floor.rps} req/s)`;
   console.log(
     `| ${result.name} | ${result.rps} | ${result.p50} | ${result.p99} | ${label} | ${(result.rps / floor.rps).toFixed(2)}x | ${result.errors} |`,
   );
@@ -276,7 +278,8 @@ if (metrics) {
     `\nGET /internal/metrics on 100 000 users, 1 connection: p50 ${metrics.latency.p50} ms, p99 ${metrics.latency.p99} ms, max ${metrics.latency.max} ms (target: within 100 ms)`,
   );
 }
-if (updateQuantity) console.log(`\nWhere update-quantity's statement spends its time (pg_stat_activity every 10 ms):\n${updateQuantity.lines.join('\n')}`);
+if (updateQuantity)
+  console.log(`\nWhere update-quantity's statement spends its time (pg_stat_activity every 10 ms):\n${updateQuantity.lines.join('\n')}`);
 if (perOperation) console.log(`\n${perOperation.rows.join('\n')}`);
 // Issue #38's delivery targets, one PASS/FAIL line each (a FAIL sets the exit code).
 const deliveryVerdicts: Array<{ line: string; passed: boolean }> = [];
@@ -302,7 +305,8 @@ if (emails) {
     deliveryVerdicts.push(...emailVerdicts(emails));
   }
 }
-if (deliveryVerdicts.length > 0) console.log(`\nDelivery targets (issue #38):\n${deliveryVerdicts.map((verdict) => verdict.line).join('\n')}`);
+if (deliveryVerdicts.length > 0)
+  console.log(`\nDelivery targets (issue #38):\n${deliveryVerdicts.map((verdict) => verdict.line).join('\n')}`);
 console.log(`\nServer process RSS after the run: ${memory.rssMb} MB`);
 
 child.kill('SIGTERM');

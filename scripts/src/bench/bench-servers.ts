@@ -46,7 +46,14 @@ const project = await services.projects.create({
     'domains.allowLocalhost': true,
     // The per-operation bench's OAuth authorize redirect and a linked account (the provider is never contacted).
     'auth.oauth.providers': {
-      github: { type: 'github', isShared: false, clientId: 'benchclient', clientSecret: 'benchsecret', allowSignIn: true, allowConnectedAccounts: true },
+      github: {
+        type: 'github',
+        isShared: false,
+        clientId: 'benchclient',
+        clientSecret: 'benchsecret',
+        allowSignIn: true,
+        allowConnectedAccounts: true,
+      },
     },
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {

@@ -43,6 +43,9 @@ export function webhookVerdicts(webhooks: WebhookDeliveryFigures): Verdict[] {
       webhooks.latencyP50 <= deliveryTargets.webhookIdleP50Millis,
       `webhook event-to-delivery at idle (one instance, events 50 ms apart): p50 ${webhooks.latencyP50} ms (p99 ${webhooks.latencyP99} ms); target p50 <= ${deliveryTargets.webhookIdleP50Millis} ms`,
     ),
-    verdict(webhooks.duplicates === 0, `webhooks received twice (same webhook-id) across the two instances: ${webhooks.duplicates}; target 0`),
+    verdict(
+      webhooks.duplicates === 0,
+      `webhooks received twice (same webhook-id) across the two instances: ${webhooks.duplicates}; target 0`,
+    ),
   ];
 }

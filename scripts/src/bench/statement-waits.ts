@@ -14,7 +14,11 @@ export type StatementWaits = {
  * goes (a lock queue, or running) is measured, not guessed, and it does not depend on the machine's
  * load the way requests per second do.
  */
-export async function sampleStatementWaits<T>(databaseUrl: string, marker: string, run: () => Promise<T>): Promise<{ result: T; waits: StatementWaits }> {
+export async function sampleStatementWaits<T>(
+  databaseUrl: string,
+  marker: string,
+  run: () => Promise<T>,
+): Promise<{ result: T; waits: StatementWaits }> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-wait-sampler' });
   await client.connect();
   const counts = new Map<string, number>();

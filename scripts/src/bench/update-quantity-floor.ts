@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -11,7 +11,11 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * event) with the same arguments, prepared by name. Floor B is a read by primary key; this is the
  * write a decrement cannot avoid, so the gap between the two is the statement's, not ours.
  */
-export function registerUpdateQuantityFloor(floor: FastifyInstance, pool: pg.Pool, context: { projectId: string; serverKey: string }): void {
+export function registerUpdateQuantityFloor(
+  floor: FastifyInstance,
+  pool: pg.Pool,
+  context: { projectId: string; serverKey: string },
+): void {
   const expected = digest(context.serverKey);
   // The customer's products stamp, read as the function computes it (our service caches it the same way).
   const stamps = new Map<string, Promise<string>>();
