@@ -14,6 +14,7 @@ import { registerDerivedFloors, registerReadFloors } from './operations/floor-ro
 import { readFloors } from './operations/read-floors.ts';
 import { captureStatements, installStatementCapture } from './operations/statement-capture.ts';
 import { buildPermissionGraph } from './permission-graph.ts';
+import { registerUpdateQuantityFloor } from './update-quantity-floor.ts';
 import { generateUsers } from '../generate-users.ts';
 
 /**
@@ -45,7 +46,14 @@ const project = await services.projects.create({
     'domains.allowLocalhost': true,
     // The per-operation bench's OAuth authorize redirect and a linked account (the provider is never contacted).
     'auth.oauth.providers': {
-      github: { type: 'github', isShared: false, clientId: 'benchclient', clientSecret: 'benchsecret', allowSignIn: true, allowConnectedAccounts: true },
+      github: {
+        type: 'github',
+        isShared: false,
+        clientId: 'benchclient',
+        clientSecret: 'benchsecret',
+        allowSignIn: true,
+        allowConnectedAccounts: true,
+      },
     },
     // Payments: an item whose quantity is the ledger plus what an owned product grants every month.
     payments: {
@@ -171,6 +179,7 @@ floor.get('/jwt-user-and-item', async (request) => {
   const { rows } = await floorPool.query({ name: 'bench-item', text: itemStatement, values: [project.id, 'user', payload.sub, 'credits'] });
   return { items: rows };
 });
+registerUpdateQuantityFloor(floor, floorPool, { projectId: project.id, serverKey: keys.secret_server_key as string });
 await floor.listen({ port: 0, host: '127.0.0.1' });
 
 const portOf = (server: typeof floor) => (server.server.address() as { port: number }).port;

@@ -6,6 +6,7 @@ import { scheduleJob } from '../../../server/src/kernel/background-job.ts';
 import { readEmailDeliverySettings } from '../../../server/src/modules/messaging/email/email-delivery-settings.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
 import { startCountingSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
+import { measurePerRecipientDrain, type PerRecipientFigures } from './email-per-recipient.ts';
 
 export type EmailFigures = {
   renderColdP50: number;
@@ -24,6 +25,8 @@ export type EmailFigures = {
   perSecond: number;
   settings: ReturnType<typeof readEmailDeliverySettings>;
   poolSize: number;
+  /** A per-recipient template's drain against the render pool alone (BENCH_EMAIL_TEMPLATE_USERS, 0: skipped). */
+  perRecipient?: PerRecipientFigures;
 };
 
 const median = (values: number[]) => {
@@ -70,21 +73,19 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
   const sink = await startCountingSmtpSink();
   const running: Array<{ stop: () => Promise<void> }> = [];
   try {
+    const smtpConfig = {
+      isShared: false,
+      host: '127.0.0.1',
+      port: sink.port,
+      username: 'u',
+      password: 'p',
+      senderName: 'Bench',
+      senderEmail: 'bench@example.com',
+    };
     const project = await services.projects.create({
       displayName: 'Email bench',
-      configOverride: {
-        // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
-        'domains.allowLocalhost': true,
-        'emails.server': {
-          isShared: false,
-          host: '127.0.0.1',
-          port: sink.port,
-          username: 'u',
-          password: 'p',
-          senderName: 'Bench',
-          senderEmail: 'bench@example.com',
-        },
-      },
+      // The sink listens on loopback: a project's own SMTP server may be there only when it allows localhost.
+      configOverride: { 'domains.allowLocalhost': true, 'emails.server': smtpConfig },
     });
     const props = {
       user: { display_name: 'Ann', primary_email: 'ann@example.com' },
@@ -146,6 +147,13 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
     }
     const deliverySeconds = (performance.now() - started) / 1000;
     const delivered = sink.received() - before;
+    // Then the per-recipient case, on the same worker and sink, once the identical-body drain is done.
+    const templateUsers = Number(process.env.BENCH_EMAIL_TEMPLATE_USERS ?? 1_000);
+    const perRecipient =
+      deliver && templateUsers > 0
+        ? await measurePerRecipientDrain({ database, services, smtpConfig, received: () => sink.received(), deadline }, templateUsers)
+        : undefined;
+    // Over both drains: every recipient address is distinct, so any count above one is a duplicate.
     const duplicates = [...sink.recipients.values()].reduce((sum, count) => sum + count - 1, 0);
     return {
       renderColdP50: Math.round(median(cold)),
@@ -161,6 +169,7 @@ export async function measureEmail(databaseUrl: string, users = Number(process.e
       perSecond: Math.round(delivered / deliverySeconds),
       settings,
       poolSize,
+      ...(perRecipient ? { perRecipient } : {}),
     };
   } finally {
     for (const job of running) await job.stop();

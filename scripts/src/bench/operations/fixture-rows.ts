@@ -38,7 +38,11 @@ export async function createFixtureRows(context: Context): Promise<Fixture> {
       'x-stack-publishable-client-key': keys.publishable_client_key as string,
       'x-stack-access-token': context.accessToken,
     },
-    server: { 'x-stack-access-type': 'server', 'x-stack-project-id': projectId, 'x-stack-secret-server-key': keys.secret_server_key as string },
+    server: {
+      'x-stack-access-type': 'server',
+      'x-stack-project-id': projectId,
+      'x-stack-secret-server-key': keys.secret_server_key as string,
+    },
     admin: {
       'x-stack-access-type': 'admin',
       'x-stack-project-id': projectId,
@@ -120,7 +124,9 @@ export async function createFixtureRows(context: Context): Promise<Fixture> {
   const purchaseCode = new URL(purchaseUrl.url).searchParams.get('code') as string;
 
   const threadId = 'bench-thread';
-  await call('PATCH', `/internal/ai-chat/${threadId}`, headers.admin, { message: { role: 'user', content: 'How many users signed up today?' } });
+  await call('PATCH', `/internal/ai-chat/${threadId}`, headers.admin, {
+    message: { role: 'user', content: 'How many users signed up today?' },
+  });
 
   return {
     document: 'openid-configuration',

@@ -54,11 +54,13 @@ describe('the per-operation bench plan', () => {
   });
 
   it('reads `<operationId>:<name>` before `<name>`, where one parameter name means different rows', () => {
-    const plan = planReadOperations(
-      spec,
-      readFloors,
-      { ...fixture, directory_id: 'd1', scim_token: 'secret', 'getScimUser:resource_id': 'su1', 'getScimGroup:resource_id': 'sg1' },
-    );
+    const plan = planReadOperations(spec, readFloors, {
+      ...fixture,
+      directory_id: 'd1',
+      scim_token: 'secret',
+      'getScimUser:resource_id': 'su1',
+      'getScimGroup:resource_id': 'sg1',
+    });
     const find = (operationId: string) => plan.find((operation) => operation.operationId === operationId);
     expect(find('getScimUser')?.requestPath).toBe('/scim/v2/d1/Users/su1');
     expect(find('getScimGroup')?.requestPath).toBe('/scim/v2/d1/Groups/sg1');

@@ -65,16 +65,16 @@ export function planReadOperations(
     );
     const missing: string[] = [];
     // `<operationId>:<name>` first: one parameter name can mean different rows to different operations.
-    const valueOf = (name: string) => fixture[`${operationId}:${name}`] ?? fixture[name];
+    const fixtureValue = (name: string) => fixture[`${operationId}:${name}`] ?? fixture[name];
     const path = specPath.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = valueOf(name);
+      const value = fixtureValue(name);
       if (value === undefined) missing.push(name);
       return encodeURIComponent(value ?? '');
     });
     const query = parameters
       .filter((parameter) => parameter.in === 'query' && parameter.required)
       .map((parameter) => {
-        const value = valueOf(parameter.name);
+        const value = fixtureValue(parameter.name);
         if (value === undefined) missing.push(parameter.name);
         return `${encodeURIComponent(parameter.name)}=${encodeURIComponent(value ?? '')}`;
       });
