@@ -88,7 +88,7 @@ describe('the email catalogues', () => {
     for (const [index, language] of supportedLanguages.entries()) {
       const { unsubscribe, beforeUnsubscribe, afterUnsubscribe } = footers[index]!;
       expect(unsubscribe).toBe(emailCatalogues[language]['theme.unsubscribe']);
-      expect(beforeUnsubscribe + '{unsubscribe}' + afterUnsubscribe).toBe(emailCatalogues[language]['theme.unsubscribeSentence']);
+      expect(`${beforeUnsubscribe}{unsubscribe}${afterUnsubscribe}`).toBe(emailCatalogues[language]['theme.unsubscribeSentence']);
     }
     expect(new Set(footers.map((footer) => footer.unsubscribe)).size).toBe(supportedLanguages.length);
     expect(themeLanguageProps('ar')).toMatchObject({ lang: 'ar', dir: 'rtl' });
