@@ -49,7 +49,8 @@ export function AccountSettings() {
   ];
   if (config.passkey_enabled)
     tabs.splice(4, 0, { id: 'passkeys', label: t('account.tabPasskeys'), render: () => <PasskeysSection user={user} /> });
-  if (config.enabled_oauth_providers.length > 0)
+  // The built-in providers and the project's own OpenID providers alike.
+  if (config.enabled_oauth_providers.length > 0 || (config.oidc_providers?.length ?? 0) > 0)
     tabs.splice(3, 0, { id: 'connected-accounts', label: t('account.tabConnectedAccounts'), render: () => <ConnectedAccountsSection /> });
   if (config.allow_user_api_keys) tabs.push({ id: 'api-keys', label: t('account.tabApiKeys'), render: () => <ApiKeysSection /> });
   if (config.client_user_deletion_enabled)

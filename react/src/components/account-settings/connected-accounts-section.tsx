@@ -29,7 +29,7 @@ export function ConnectedAccountsSection() {
   // A project's own OpenID provider is named by its display name, not its key (`oidc-acme`).
   const ownProviders = config.oidc_providers ?? [];
   const nameOf = (id: string) => ownProviders.find((provider) => provider.id === id)?.display_name ?? providerName(id);
-  const connectable = config.enabled_oauth_providers.filter((provider) => !linkedConfigs.has(provider.id));
+  const connectable = [...config.enabled_oauth_providers, ...ownProviders].filter((provider) => !linkedConfigs.has(provider.id));
 
   return (
     <section aria-labelledby="gh-connected-accounts">
@@ -54,7 +54,7 @@ export function ConnectedAccountsSection() {
             type="button"
             onClick={() => startOAuth(gatehouse, provider.id, { type: 'link', returnTo: window.location.href }).catch(setError)}
           >
-            {t('connected.connect', { provider: providerName(provider.id) })}
+            {t('connected.connect', { provider: nameOf(provider.id) })}
           </button>
         ))}
       </div>
