@@ -65,13 +65,17 @@ export class WebhookEndpointService {
     this.portalKey = createHmac('sha256', serverSecret).update('gatehouse webhook portal token').digest();
   }
 
-  /** The project's endpoints as reads show them: no read shows a secret, so none is opened (an AES-GCM open per secret). */
-  async list(projectId: ProjectId): Promise<ShownWebhookEndpoint[]> {
+  async list(projectId: ProjectId): Promise<WebhookEndpointRow[]> {
+    return (await listWebhookEndpoints(this.db, projectId)).map((row) => openWebhookSecrets(this.cipher, row));
+  }
+
+  /** The project's endpoints as the API's reads show them: no read shows a secret, so none is opened (an AES-GCM open per secret). */
+  async listShown(projectId: ProjectId): Promise<ShownWebhookEndpoint[]> {
     return (await listWebhookEndpoints(this.db, projectId)).map(withoutSecrets);
   }
 
-  /** One endpoint as reads show it (secrets left sealed, as in `list`). */
-  async show(projectId: ProjectId, id: string): Promise<ShownWebhookEndpoint> {
+  /** One endpoint as the API's reads show it (secrets left sealed, as in `listShown`). */
+  async getShown(projectId: ProjectId, id: string): Promise<ShownWebhookEndpoint> {
     const endpoint = await findWebhookEndpoint(this.db, projectId, id);
     if (!endpoint) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
     return withoutSecrets(endpoint);

@@ -54,7 +54,10 @@ describe('reads of webhook endpoints', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((item: { id: string }) => item.id)).toContain(endpoint.id);
     expect(listed.text).not.toContain('secret"');
-    const read = await env.context.request({ url: `/api/v1/internal/webhooks/endpoints/${endpoint.id}`, headers: env.project.headers.admin });
+    const read = await env.context.request({
+      url: `/api/v1/internal/webhooks/endpoints/${endpoint.id}`,
+      headers: env.project.headers.admin,
+    });
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id: endpoint.id, url: 'http://127.0.0.1:9/unopened' });
     await db.deleteFrom('webhook_endpoint').where('id', '=', endpoint.id).execute();

@@ -16,7 +16,7 @@ export function webhookHandlers({
       return webhookEndpoints.portalToken(authOf(request).project.id);
     },
     listWebhookEndpoints: async (request) => ({
-      items: (await webhookEndpoints.list(authOf(request).project.id)).map((row) => toWebhookEndpoint(row)),
+      items: (await webhookEndpoints.listShown(authOf(request).project.id)).map((row) => toWebhookEndpoint(row)),
       is_paginated: false as const,
     }),
     createWebhookEndpoint: async (request, reply) => {
@@ -25,7 +25,7 @@ export function webhookHandlers({
       return toWebhookEndpointWithSecret(endpoint);
     },
     getWebhookEndpoint: async (request) =>
-      toWebhookEndpoint(await webhookEndpoints.show(authOf(request).project.id, request.params.endpoint_id)),
+      toWebhookEndpoint(await webhookEndpoints.getShown(authOf(request).project.id, request.params.endpoint_id)),
     updateWebhookEndpoint: async (request) =>
       toWebhookEndpoint(await webhookEndpoints.update(authOf(request).project, request.params.endpoint_id, request.body)),
     deleteWebhookEndpoint: async (request) => {
