@@ -43,8 +43,7 @@ export function readEnvelope(samlResponse: string): SamlEnvelope {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   if (!xml.trimStart().startsWith('<') || /<!DOCTYPE/i.test(xml)) throw samlRefusal('malformed');
   const root = wellFormedRoot(xml);
-  if (root?.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol')
-    throw samlRefusal('malformed');
+  if (root?.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol') throw samlRefusal('malformed');
   const assertion = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
   const encrypted = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'EncryptedAssertion').length > 0;
   const signed = root.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature').length > 0;
