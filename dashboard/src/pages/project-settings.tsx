@@ -5,6 +5,7 @@ import { paths } from '../routes.ts';
 import { useProjectScope, useRootQueryClient } from '../shell-context.ts';
 import { type Translate, useDashboardTranslation } from '../i18n/dashboard-i18n.ts';
 import { ConfirmDialog, ErrorMessage, PageHeader, Section, TextField } from '../ui.tsx';
+import { useProjectUpdate } from './project-config.ts';
 
 type LogoField = 'logo_url' | 'logo_full_url' | 'logo_dark_mode_url' | 'logo_full_dark_mode_url';
 const logoFields = (t: Translate): Array<[LogoField, string]> => [
@@ -35,33 +36,8 @@ export function ProjectSettingsPage() {
   );
 }
 
-function useOptimisticProjectUpdate() {
-  const { request } = useProjectScope();
-  const queryClient = useQueryClient();
-  const rootQueryClient = useRootQueryClient();
-  const key = api.getGetAdminProjectQueryKey();
-  return api.useUpdateAdminProject({
-    request,
-    mutation: {
-      onMutate: async ({ data }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData<AdminProject>(key);
-        if (previous) queryClient.setQueryData<AdminProject>(key, { ...previous, ...(data as Partial<AdminProject>) });
-        return { previous };
-      },
-      onError: (_error, _variables, context) => {
-        if (context?.previous) queryClient.setQueryData(key, context.previous);
-      },
-      onSuccess: (project) => {
-        queryClient.setQueryData(key, project);
-        void rootQueryClient.invalidateQueries({ queryKey: api.getListInternalProjectsQueryKey() });
-      },
-    },
-  });
-}
-
 function GeneralSettings({ project }: { project: AdminProject }) {
-  const update = useOptimisticProjectUpdate();
+  const update = useProjectUpdate();
   const [form, setForm] = useState({
     display_name: project.display_name,
     description: project.description,

@@ -1,6 +1,6 @@
-import { DOMParser } from '@xmldom/xmldom';
 import { SsoConnectionConfigInvalidError } from '@gatehouse/protocol/errors';
 import { certificatePem, isReadableCertificate } from './key-pair.ts';
+import { wellFormedRoot } from './strict-xml.ts';
 
 const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const signatureNs = 'http://www.w3.org/2000/09/xmldsig#';
@@ -17,19 +17,8 @@ const invalid = (reason: string) => new SsoConnectionConfigInvalidError({ reason
  */
 export function readIdpMetadata(xml: string): IdpMetadata {
   if (/<!DOCTYPE/i.test(xml)) throw invalid('a DOCTYPE is not accepted');
-  const errors: string[] = [];
-  let document: Document | undefined;
-  try {
-    document = new DOMParser({
-      errorHandler: (level: string, message: unknown) => {
-        if (level !== 'warning') errors.push(String(message));
-      },
-    }).parseFromString(xml, 'text/xml') as unknown as Document;
-  } catch {
-    throw invalid('not well-formed XML');
-  }
-  if (errors.length > 0 || !document?.documentElement) throw invalid('not well-formed XML');
-  const root = document.documentElement;
+  const root = wellFormedRoot(xml);
+  if (!root) throw invalid('not well-formed XML');
   const entity =
     root.localName === 'EntityDescriptor' && root.namespaceURI === metadataNs
       ? root

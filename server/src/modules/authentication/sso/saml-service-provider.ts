@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type CacheProvider, SAML, type Profile, ValidateInResponseTo } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
+import { wellFormedRoot } from './strict-xml.ts';
 import { SsoResponseInvalidError } from '@gatehouse/protocol/errors';
 import type { SamlSettings } from './sso.table.ts';
 
@@ -42,20 +42,8 @@ export type SamlEnvelope = { assertionId: string | null; inResponseTo: string | 
 export function readEnvelope(samlResponse: string): SamlEnvelope {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   if (!xml.trimStart().startsWith('<') || /<!DOCTYPE/i.test(xml)) throw samlRefusal('malformed');
-  const errors: string[] = [];
-  let document: Document;
-  try {
-    document = new DOMParser({
-      errorHandler: (level: string, message: unknown) => {
-        if (level !== 'warning') errors.push(String(message));
-      },
-    }).parseFromString(xml, 'text/xml') as unknown as Document;
-  } catch {
-    throw samlRefusal('malformed');
-  }
-  const root = document?.documentElement;
-  if (errors.length > 0 || !root || root.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol')
-    throw samlRefusal('malformed');
+  const root = wellFormedRoot(xml);
+  if (root?.localName !== 'Response' || root.namespaceURI !== 'urn:oasis:names:tc:SAML:2.0:protocol') throw samlRefusal('malformed');
   const assertion = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
   const encrypted = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'EncryptedAssertion').length > 0;
   const signed = root.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature').length > 0;
