@@ -72,9 +72,12 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
       block.append(' ');
     return main.textContent ?? '';
   });
+  // A message inside another's placeholder is nested (⟦… ⟦…⟧ …⟧): the innermost ones go first, then the ones around them.
+  let outsideMessages = text;
+  while (/⟦[^⟦⟧]*⟧/.test(outsideMessages)) outsideMessages = outsideMessages.replace(/⟦[^⟦⟧]*⟧/g, '');
   return [...data, ...names]
     .sort((a, b) => b.length - a.length)
-    .reduce((left, value) => left.replaceAll(value, ''), text.replace(/⟦[^⟧]*⟧/g, ''))
+    .reduce((left, value) => left.replaceAll(value, ''), outsideMessages)
     .replace(/[\s\p{P}\p{S}\d]/gu, '');
 }
 
