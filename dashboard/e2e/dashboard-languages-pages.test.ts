@@ -301,6 +301,8 @@ describe('the payments customer, transactions, domains, API keys, a user and a t
   it('en-XA: no text outside the catalogue on these pages', { timeout: 480_000 }, async () => {
     const { page, owner } = await openProject('en-XA');
     const data = [owner.email, owner.projectName, owner.projectId, 'Seiten team', customer.name, customer.email, customer.team];
+    // Dates are Intl's, not the catalogue's: en-XA has no Intl locale, so they come out with English months and AM/PM.
+    data.push(...['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec', 'AM', 'PM']);
     // The catalogue's own ids and codes: the price id and its currency.
     data.push(owner.userId, owner.teamId, 'Credit pack', 'Credits', 'seiten.test', 'once', 'USD');
     // The descriptions of the project's key sets (the platform's test keys and the one made with the project): records' names.
