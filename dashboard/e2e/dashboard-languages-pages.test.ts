@@ -303,6 +303,8 @@ describe('the payments customer, transactions, domains, API keys, a user and a t
     const data = [owner.email, owner.projectName, owner.projectId, 'Seiten team', customer.name, customer.email, customer.team];
     // Dates are Intl's, not the catalogue's: en-XA has no Intl locale, so they come out with English months and AM/PM.
     data.push(...['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec', 'AM', 'PM']);
+    // A team member's permission ids (the project's records).
+    data.push(...['$update_team', '$delete_team', '$read_members', '$remove_members', '$invite_members', '$manage_api_keys', 'team_admin', 'team_member']);
     // The catalogue's own ids and codes: the price id and its currency.
     data.push(owner.userId, owner.teamId, 'Credit pack', 'Credits', 'seiten.test', 'once', 'USD');
     // The descriptions of the project's key sets (the platform's test keys and the one made with the project): records' names.
