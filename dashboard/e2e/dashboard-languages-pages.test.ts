@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { screenshots } from '../../examples/demo/e2e/chromium.ts';
 import { languageOwnNames } from '../src/i18n/language-select.tsx';
 import { createProject, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
@@ -58,6 +59,8 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
       'form:has(input[name="reset-keys"]) .dash-check label',
       // The custom claims field is shared with the auth page and translated with that page's words (dashboard i18n part 1).
       '.dash-json:has(textarea[placeholder*="client_read_only_metadata"])',
+      // Sections a test marks as another page part's (checked in their own cases).
+      '[data-words-checked-elsewhere]',
     ].join(', ');
     for (const element of Array.from(main.querySelectorAll(dataOnly))) element.remove();
     for (const option of Array.from(main.querySelectorAll('option'))) {
@@ -69,9 +72,12 @@ async function wordsOutsidePseudo(page: Page, data: string[]): Promise<string> {
       block.append(' ');
     return main.textContent ?? '';
   });
+  // A message inside another's placeholder is nested (⟦… ⟦…⟧ …⟧): the innermost ones go first, then the ones around them.
+  let outsideMessages = text;
+  while (/⟦[^⟦⟧]*⟧/.test(outsideMessages)) outsideMessages = outsideMessages.replace(/⟦[^⟦⟧]*⟧/g, '');
   return [...data, ...names]
     .sort((a, b) => b.length - a.length)
-    .reduce((left, value) => left.replaceAll(value, ''), text.replace(/⟦[^⟧]*⟧/g, ''))
+    .reduce((left, value) => left.replaceAll(value, ''), outsideMessages)
     .replace(/[\s\p{P}\p{S}\d]/gu, '');
 }
 
@@ -183,5 +189,171 @@ describe('the rest of the dashboard in the owner’s language', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Designs', level: 2 }).isVisible(), { timeout: 30_000 }).toBe(true);
     expect(await page.getByRole('link', { name: 'Gesendete E-Mails und Postausgang' }).isVisible()).toBe(true);
     await context.close();
+  });
+});
+
+/**
+ * The pages the first journeys left out: domains, the project's API keys, a user's page (activity, contact
+ * channels, OAuth accounts, notification preferences, the user's API keys), the payments customer panel and the
+ * transactions page, the teams list and a team's page (members, invitations, API keys, domains). The project
+ * gets a catalogue (test mode, an item and a product), a customer with an email and a team he is in; the owner
+ * reaches every page by clicking.
+ */
+describe('the payments customer, transactions, domains, API keys, a user and a team in the owner’s language', () => {
+  const customer = { name: 'Kunde Eins', email: `kunde-${randomUUID().slice(0, 8)}@seiten.test`, team: 'Kunden team' };
+  let prepared: Promise<Owner & { userId: string; teamId: string }> | undefined;
+  /** The owner's project with the catalogue, the customer and his team (made once, through the project's server API). */
+  const ownerWithCustomer = () => {
+    prepared ??= (async () => {
+      const owner = await ownerWithProject();
+      const headers = await env.platform.apiHeadersFor(owner.projectId);
+      const call = async (method: 'POST' | 'PATCH', url: string, payload: object, as: 'server' | 'admin' = 'server') => {
+        const response = await env.platform.context.request({ method, url: `/api/v1${url}`, headers: headers[as], payload });
+        expect(response.status, response.text).toBeLessThan(300);
+        return response.body as { id: string };
+      };
+      const catalogue = {
+        'payments.testMode': true,
+        'payments.items': { credits: { displayName: 'Credits', customerType: 'user' } },
+        'payments.products': {
+          pack: {
+            displayName: 'Credit pack',
+            customerType: 'user',
+            stackable: true,
+            prices: { once: { USD: '5' } },
+            includedItems: { credits: { quantity: 10, expires: 'never' } },
+          },
+        },
+      };
+      await call('PATCH', '/internal/config/override/project', { config_override_string: JSON.stringify(catalogue) }, 'admin');
+      const user = await call('POST', '/users', {
+        display_name: customer.name,
+        primary_email: customer.email,
+        primary_email_verified: true,
+      });
+      const team = await call('POST', '/teams', { display_name: customer.team, creator_user_id: user.id });
+      return { ...owner, userId: user.id, teamId: team.id };
+    })();
+    return prepared;
+  };
+
+  /** Opens the dashboard in `locale` and the project through its card. */
+  async function openProject(locale: string): Promise<{ page: Page; owner: Owner & { userId: string; teamId: string } }> {
+    const owner = await ownerWithCustomer();
+    const context = await env.browser.newContext({ locale, storageState: owner.storage, viewport: { width: 1024, height: 768 } });
+    const page = await context.newPage();
+    await page.goto(`${env.platform.url}/dashboard`);
+    await expect.poll(() => page.getByRole('link', { name: owner.projectName }).isVisible(), { timeout: 30_000 }).toBe(true);
+    await page.getByRole('link', { name: owner.projectName }).click();
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe(`/dashboard/projects/${owner.projectId}/overview`);
+    return { page, owner };
+  }
+
+  const nav = (section: string) => `.dash-nav a[href$="/${section}"]`;
+
+  /**
+   * Each page of the journey, reached by clicking; `visit` runs `onPage` on each (the en-XA check or the Arabic
+   * mirror check with a screenshot).
+   */
+  async function journey(page: Page, owner: Owner & { userId: string; teamId: string }, onPage: (where: string) => Promise<void>) {
+    await onPage(await follow(page, nav('domains'), /\/domains$/));
+    await onPage(await follow(page, nav('api-keys'), /\/api-keys$/));
+
+    // A user's page, through the users list.
+    await follow(page, nav('users'), /\/users$/);
+    await follow(page, `#main a[href$="/users/${owner.userId}"]`, new RegExp(`/users/${owner.userId}$`));
+    // Its sections have loaded (activity, contact channels with the customer's email, OAuth accounts, preferences).
+    await expect.poll(() => page.locator('#main').textContent(), { timeout: 30_000 }).toContain(customer.email);
+    await expect.poll(() => page.locator('#main .dash-loading, #main [role="status"]:has-text("…")').count(), { timeout: 30_000 }).toBe(0);
+    await onPage('a user’s page');
+
+    // The payments customer panel: the customer shown from the customer form, then the pack granted to him.
+    await follow(page, nav('payments'), /\/payments$/);
+    const customerForm = page.locator('#main section.dash-section').last().locator('form').first();
+    await customerForm.locator('select').selectOption('user');
+    await customerForm.locator('input').fill(owner.userId);
+    await customerForm.locator('button[type="submit"]').click();
+    const grantForm = page.locator('#main form:has(option[value="pack"])').first();
+    await expect.poll(() => grantForm.count(), { timeout: 30_000 }).toBe(1);
+    await grantForm.locator('select').selectOption('pack');
+    await grantForm.locator('button[type="submit"]').click();
+    await expect.poll(() => page.locator('#main .dash-list li strong', { hasText: 'Credit pack' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // The item's quantity has arrived (in the language's digits).
+    await expect.poll(() => page.locator('#main output strong').first().textContent(), { timeout: 30_000 }).not.toBe('…');
+    await expect.poll(() => page.locator('#main .dash-loading').count(), { timeout: 30_000 }).toBe(0);
+    await onPage('the payments customer panel');
+
+    // The transactions page through the payments page's link: the grant is listed.
+    await follow(page, '#main a[href$="/payment-transactions"]', /\/payment-transactions$/);
+    await expect.poll(() => page.locator('#main tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await onPage('the transactions page');
+
+    // The teams list, then the customer's team: members (the customer), invitations, API keys, a domain added.
+    await onPage(await follow(page, nav('teams'), /\/teams$/));
+    await follow(page, `#main a[href$="/teams/${owner.teamId}"]`, new RegExp(`/teams/${owner.teamId}$`));
+    await expect.poll(() => page.locator('#main').textContent(), { timeout: 30_000 }).toContain(customer.name);
+    await page.locator('input[name="team-domain"]').fill('seiten.test');
+    await page.locator('form:has(input[name="team-domain"]) button[type="submit"]').click();
+    await expect.poll(() => page.locator('#main section.dash-card code').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await onPage('a team’s page');
+  }
+
+  it('en-XA: no text outside the catalogue on these pages', { timeout: 480_000 }, async () => {
+    const { page, owner } = await openProject('en-XA');
+    const data = [owner.email, owner.projectName, owner.projectId, 'Seiten team', customer.name, customer.email, customer.team];
+    // Dates are Intl's, not the catalogue's: en-XA has no Intl locale, so they come out with English months and AM/PM.
+    data.push(...['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec', 'AM', 'PM']);
+    // A team member's permission ids (the project's records).
+    data.push(...['$update_team', '$delete_team', '$read_members', '$remove_members', '$invite_members', '$manage_api_keys', 'team_admin', 'team_member']);
+    // The catalogue's own ids and codes: the price id and its currency.
+    data.push(owner.userId, owner.teamId, 'Credit pack', 'Credits', 'seiten.test', 'once', 'USD');
+    // The descriptions of the project's key sets (the platform's test keys and the one made with the project): records' names.
+    data.push('test backend', 'example app', 'Created with the project');
+    await journey(page, owner, async (where) => {
+      if (where === 'a team’s page') {
+        // The team's SSO, SCIM and setup-link sections are another part's (their own cases): only sections whose heading is
+        // a catalogue message are read here, and the members, invitations, API keys, domains and name sections must be among them.
+        const checked = await page.evaluate(() => {
+          let count = 0;
+          for (const section of Array.from(document.querySelectorAll('#main section.dash-section'))) {
+            if (section.querySelector('h2')?.textContent?.startsWith('⟦')) count++;
+            else section.setAttribute('data-words-checked-elsewhere', '');
+          }
+          return count;
+        });
+        expect(checked).toBeGreaterThanOrEqual(5);
+      }
+      expect({ where, outside: await wordsOutsidePseudo(page, data) }).toEqual({ where, outside: '' });
+    });
+    await page.context().close();
+  });
+
+  it('Arabic: the same pages mirrored (dir="rtl", the navigation on the right), screenshots kept', { timeout: 480_000 }, async () => {
+    const shot = screenshots('dashboard-languages-ar-pages');
+    const { page, owner } = await openProject('ar');
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    let index = 0;
+    await journey(page, owner, async (where) => {
+      expect({ where, dir: await page.evaluate(() => document.documentElement.dir) }).toEqual({ where, dir: 'rtl' });
+      const navBox = (await page.locator('.dash-nav').boundingBox())!;
+      const mainBox = (await page.locator('#main').boundingBox())!;
+      expect({ where, navRightOfMain: navBox.x > mainBox.x }).toEqual({ where, navRightOfMain: true });
+      // The page's own text runs right to left.
+      const direction = await page
+        .locator('#main h1')
+        .first()
+        .evaluate((heading) => getComputedStyle(heading).direction);
+      expect({ where, direction }).toEqual({ where, direction: 'rtl' });
+      index++;
+      await shot(
+        page,
+        where
+          .replace(/^.*\//, '')
+          .replace(/[^a-z]+/gi, '-')
+          .replace(/^-|-$/g, ''),
+      );
+    });
+    expect(index).toBe(7);
+    await page.context().close();
   });
 });

@@ -154,7 +154,7 @@ function KeySetRow({ keySet }: { keySet: InternalApiKey }) {
   return (
     <li>
       <span>
-        <strong>{keySet.description || t('apiKeys.keySet')}</strong> <span className="dash-muted">{lastFours.join(' · ')}</span>
+        <strong>{keySet.description || t('apiKeys.keySet')}</strong> <code className="dash-muted">{lastFours.join(' · ')}</code>
         <br />
         <span className="dash-muted">
           {t('apiKeys.createdAt', { when: formatDate(keySet.created_at_millis) })} · {statusOf(keySet, t, formatDate)}
