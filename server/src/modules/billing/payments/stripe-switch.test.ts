@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { StripeStandIn } from '../../../testing/stripe-stand-in.ts';
-import { createTestContext, type TestProject } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { StripeStandIn } from '@gatehouse/testing/stripe-stand-in';
+import { createTestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * Switching within a product line in Stripe mode (docs/protocol/endpoints.md §22) with the real `stripe` SDK against
