@@ -12,7 +12,7 @@ export async function newSignedInUser(context: TestContext, project: TestProject
   const { users, signIn } = context.services;
   const user = await users.create(project.project, write, 'server');
   const tokens = await signIn.signIn(project.project, user);
-  const client: Record<string, string> = { ...project.headers.client, 'x-stack-access-token': tokens.access_token };
+  const client = { ...project.headers.client, 'x-stack-access-token': tokens.access_token };
   return { id: user.id, user, token: tokens.access_token, tokens, client };
 }
 
