@@ -1,7 +1,7 @@
 /**
  * Test code across the workspace, checked by `pnpm lint`: a package's tests use another package's
  * test helpers through that package's name (`@gatehouse/testing/<helper>`), never by a relative path
- * into its folders (`../../server/src/testing/...`), so helpers can move and packages stay separable.
+ * into its folders (a relative path to server/src/testing/), so helpers can move and packages stay separable.
  * Only the files given and their direct imports are read (maxDepth 1): the rule is about the edge.
  */
 const workspacePackage = '(codegen|server|protocol|client|react|scripts|dashboard|docs|testing|examples/[^/]+)';

@@ -41,6 +41,8 @@ function moveLeftoverHelpers(): string[] {
     mkdirSync(dirname(join(root, target)), { recursive: true });
     execFileSync('git', ['mv', file, target], { cwd: root });
   }
+  // git mv leaves the emptied folders behind.
+  if (!checkOnly && existsSync(join(root, oldHome))) execFileSync('find', [oldHome, '-type', 'd', '-empty', '-delete'], { cwd: root });
   return moved;
 }
 
