@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      '{codegen,server,protocol,client,react,scripts}/src/**/*.test.{ts,tsx}',
+      '{codegen,server,protocol,client,react,scripts,testing}/src/**/*.test.{ts,tsx}',
       'examples/*/e2e/**/*.test.ts',
       'examples/cli/src/**/*.test.ts',
       'dashboard/e2e/**/*.test.ts',

@@ -1,6 +1,6 @@
 import * as op from '@gatehouse/protocol/operations';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { ApiHttpError, createApiClient } from './api-client.ts';
 import { CurrentProjectNotFoundError, InvalidProjectAuthenticationError, KnownError, RateLimitedError, SchemaError } from './errors.ts';
 

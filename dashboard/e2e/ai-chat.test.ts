@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { AiProviderStandIn } from '../../server/src/testing/ai-provider-stand-in.ts';
+import { AiProviderStandIn } from '@gatehouse/testing/ai-provider-stand-in';
 import { createProject, expectAccessible, signUpOwner, startDashboardPlatform, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

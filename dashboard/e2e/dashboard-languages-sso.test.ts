@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startOidcIdp } from '../../server/src/testing/oidc-idp.ts';
-import { TestSamlIdp } from '../../server/src/testing/saml-idp.ts';
+import { startOidcIdp } from '@gatehouse/testing/oidc-idp';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
 import { languageOwnNames } from '../src/i18n/language-select.tsx';
 import { createProject, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 

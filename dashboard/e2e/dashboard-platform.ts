@@ -7,9 +7,9 @@ import { freePort } from '../../examples/demo/e2e/demo-platform.ts';
 import { ensureDashboardBuilt, ensureExampleAppBuilt } from '../../scripts/src/example-app/build-example-app.ts';
 import type { PaymentSettings } from '../../server/src/modules/billing/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../server/src/plugins/web-app.ts';
-import { ensureInternalProject } from '../../server/src/testing/internal-project.ts';
-import { StripeStandIn } from '../../server/src/testing/stripe-stand-in.ts';
-import { createTestContext, type TestContext } from '../../server/src/testing/test-context.ts';
+import { ensureInternalProject } from '@gatehouse/testing/internal-project';
+import { StripeStandIn } from '@gatehouse/testing/stripe-stand-in';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 
 type TestContextOptions = NonNullable<Parameters<typeof createTestContext>[0]>;
 
@@ -132,7 +132,7 @@ export function withDashboardInChromium(
 }
 
 /**
- * A local stand-in of Stripe (its API, Stripe.js and Connect.js; see server/src/testing/stripe-stand-in.ts) for a
+ * A local stand-in of Stripe (its API, Stripe.js and Connect.js; see testing/src/stripe-stand-in.ts) for a
  * test file, started before the platform and closed after it, and the Stripe-mode settings pointing at it
  * (`connect`: also the publishable key and Connect.js the dashboard's embedded components load).
  */

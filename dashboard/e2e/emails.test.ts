@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { type SmtpSink, startSmtpSink } from '../../server/src/testing/smtp-sink.ts';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
 import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
 import { greetingOf } from '../../examples/demo/e2e/e2e-environment.ts';
-import { startTxtDnsServer } from '../../server/src/testing/dns-server.ts';
-import { startSamlIdpWeb } from '../../server/src/testing/saml-idp-web.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { startSamlIdpWeb } from '@gatehouse/testing/saml-idp-web';
 import { expectAccessible, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { startTxtDnsServer } from '../../server/src/testing/dns-server.ts';
-import { TestSamlIdp } from '../../server/src/testing/saml-idp.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
 import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSamlIdpWeb } from '../../server/src/testing/saml-idp-web.ts';
+import { startSamlIdpWeb } from '@gatehouse/testing/saml-idp-web';
 import { createProject, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { ownKeys } from '../../server/src/testing/oauth-test-flow.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { screenshots } from '../../examples/demo/e2e/chromium.ts';
-import { startReceiver } from '../../server/src/testing/webhook-receiver.ts';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import { createProject, expectAccessible, signUpOwner, withDashboardInChromium } from './dashboard-platform.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { OperationBody, OperationErrors, OperationQuery, OperationResult } 
 import { CurrentProjectNotFoundError } from '@gatehouse/protocol/errors';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { withTestContext } from '../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { setApiClient } from './api-mutator.ts';
 import {
   type CreateUserMutationError,

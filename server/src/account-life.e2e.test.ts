@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createApiClient } from '@gatehouse/client';
 import { RefreshTokenNotFoundOrExpiredError, UnparsableAccessTokenError } from '@gatehouse/protocol/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CapturedEmail, type SmtpSink, startSmtpSink } from './testing/smtp-sink.ts';
-import { createTestContext, type TestContext, type TestProject } from './testing/test-context.ts';
+import { type CapturedEmail, type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * One user's life over real HTTP, on real Postgres, with every email going through a real SMTP

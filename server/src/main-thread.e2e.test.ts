@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchWithin, freePort, freshDatabase, type ServerProcess, startServerProcess } from './testing/server-process.ts';
+import { fetchWithin, freePort, freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 
 /**
  * The main-thread-blocking suite (issue #30): against a real server process, each hostile input

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handleOf } from './db/handle.ts';
 import { readSearchStatisticsAcrossProjects } from './modules/identity/users/user.repository.ts';
 import type { UserWrite } from './modules/identity/users/user-writes.ts';
-import { withTestContext } from './testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /** The smoke subset on the embedded database: same migrations, same SQL, same answers. */
 const env = withTestContext({ database: 'pglite', projectConfig: { 'auth.password.allowSignIn': true } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AiProviderStandIn } from '../../../server/src/testing/ai-provider-stand-in.ts';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { AiProviderStandIn } from '@gatehouse/testing/ai-provider-stand-in';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { AiChatNotConfiguredError, AiProviderError, AiProviderTimeoutError } from '../errors.ts';
 import { createAdminApp } from './admin-app.ts';
 

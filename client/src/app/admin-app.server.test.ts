@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureInternalProject } from '../../../server/src/testing/internal-project.ts';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { ensureInternalProject } from '@gatehouse/testing/internal-project';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { InvalidSuperSecretAdminKeyError } from '../errors.ts';
 import { createMemoryTokenStore } from '../token-store/memory-token-store.ts';
 import { createAdminApp } from './admin-app.ts';

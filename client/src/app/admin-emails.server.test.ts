@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { ApiHttpError } from '../api-client.ts';
 import { EmailRenderingError, RequiresCustomEmailServerError } from '../errors.ts';
 import { createAdminApp } from './admin-app.ts';

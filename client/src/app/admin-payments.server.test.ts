@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { StripeStandIn } from '../../../server/src/testing/stripe-stand-in.ts';
-import { createTestContext, withTestContext } from '../../../server/src/testing/test-context.ts';
+import { StripeStandIn } from '@gatehouse/testing/stripe-stand-in';
+import { createTestContext, withTestContext } from '@gatehouse/testing/test-context';
 import { ApiHttpError } from '../api-client.ts';
 import { OneTimePurchaseAlreadyRefundedError, OneTimePurchaseNotFoundError, StripeAccountInfoNotFoundError } from '../errors.ts';
 import { createAdminApp } from './admin-app.ts';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
-import { startReceiver } from '../../../server/src/testing/webhook-receiver.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import { WebhookEndpointNotFoundError, WebhookEndpointUrlNotAllowedError, WebhookMessageNotFoundError } from '../errors.ts';
 import { createAdminApp } from './admin-app.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { EmailPasswordMismatchError, UserAuthenticationRequiredError } from '../errors.ts';
 import { createMemoryTokenStore } from '../token-store/memory-token-store.ts';
 import { type ClientAppOptions, createClientApp } from './client-app.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { ItemNotFoundError, RedirectUrlNotWhitelistedError } from '../errors.ts';
 import { createClientApp } from './client-app.ts';
 import { createServerApp } from './server-app.ts';

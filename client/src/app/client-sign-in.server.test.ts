@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthSettings } from '../../../server/src/modules/authentication/oauth/oauth-settings.ts';
-import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
-import { SoftwareAuthenticator } from '../../../server/src/testing/software-authenticator.ts';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { SoftwareAuthenticator } from '@gatehouse/testing/software-authenticator';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { MultiFactorAuthenticationRequiredError, PasskeyWebauthnError } from '../errors.ts';
 import { createClientApp } from './client-app.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../server/src/testing/expect-response.ts';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { dataVaultDecryptionFailedMessage, sealForDataVault } from './data-vault.ts';
 import { createServerApp } from './server-app.ts';
 

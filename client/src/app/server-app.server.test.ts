@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import {
   InvalidSecretServerKeyError,
   OauthProviderAccountIdAlreadyUsedForSignInError,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { RedirectUrlNotWhitelistedError } from '../errors.ts';
 import { createServerApp } from './server-app.ts';
 

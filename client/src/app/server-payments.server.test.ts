@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { ProductDoesNotExistError } from '../errors.ts';
 import { createServerApp } from './server-app.ts';
 

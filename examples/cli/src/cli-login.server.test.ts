@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { CliAuthError, CliAuthExpiredError, CliAuthUsedError } from '@gatehouse/client';
-import { type TestProject, withTestContext } from '../../../server/src/testing/test-context.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import { type CliLoginOptions, cliLogin } from './cli-login.ts';
 
 /** The example CLI's login against the real server: how it ends when the person never confirms, or another poller took it. */

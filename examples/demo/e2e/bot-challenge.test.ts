@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotChallengeSettings } from '../../../server/src/modules/authentication/bot-challenges/index.ts';
-import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../server/src/testing/bot-challenge-stand-in.ts';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '@gatehouse/testing/bot-challenge-stand-in';
 import { screenshots } from './chromium.ts';
 import { greetingOf, withDemoInChromium } from './e2e-environment.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcIdp } from '../../../server/src/testing/oidc-idp.ts';
+import { startOidcIdp } from '@gatehouse/testing/oidc-idp';
 import { screenshots } from './chromium.ts';
 import { greetingOf, withDemoInChromium } from './e2e-environment.ts';
 

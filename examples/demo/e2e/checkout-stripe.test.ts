@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPaymentsCatalogue } from '../../../server/src/bootstrap/demo-catalogue.ts';
-import { StripeStandIn, signStripeWebhook } from '../../../server/src/testing/stripe-stand-in.ts';
+import { StripeStandIn, signStripeWebhook } from '@gatehouse/testing/stripe-stand-in';
 import { screenshots } from './chromium.ts';
 import { createPasswordUser, greetingOf, signInWithPassword, withDemoInChromium } from './e2e-environment.ts';
 

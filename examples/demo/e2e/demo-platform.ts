@@ -4,8 +4,8 @@ import type { OAuthSettings } from '../../../server/src/modules/authentication/o
 import type { PaymentSettings } from '../../../server/src/modules/billing/payments/payment-settings.ts';
 import type { WebAppConfig } from '../../../server/src/plugins/web-app.ts';
 import type { ServiceOptions } from '../../../server/src/services.ts';
-import { type SmtpSink, startSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 export type DemoPlatform = {
   /** Where the browser opens the example app (same origin as the API). */

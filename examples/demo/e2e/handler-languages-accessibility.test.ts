@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { languages } from '../../../react/src/i18n/languages.ts';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import { seriousViolations } from './accessibility.ts';
 import { createPasswordUser, greetingOf, withDemoInChromium } from './e2e-environment.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { handlerPages } from '../../../react/src/handler-urls.ts';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import { accessibilitySweep } from './accessibility.ts';
 import { greetingOf, submitPasswordSignIn, withDemoInChromium } from './e2e-environment.ts';
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { handlerPages } from '../../../react/src/handler-urls.ts';
 import { languageOwnNames } from '../../../react/src/i18n/language-formats.ts';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import { expectAccessible } from './accessibility.ts';
 import { screenshots } from './chromium.ts';
 import { withDemoInChromium } from './e2e-environment.ts';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotChallengeSettings } from '../../../server/src/modules/authentication/bot-challenges/index.ts';
-import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../server/src/testing/bot-challenge-stand-in.ts';
-import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '@gatehouse/testing/bot-challenge-stand-in';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 import { screenshots } from './chromium.ts';
 import { greetingOf, withDemoInChromium } from './e2e-environment.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownKeys } from '../../../server/src/testing/oauth-test-flow.ts';
-import { type MockProvider, startMockProvider } from '../../../server/src/testing/mock-oauth-provider.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
 import { screenshots } from './chromium.ts';
 import { greetingOf, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';
 

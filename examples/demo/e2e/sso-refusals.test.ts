@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTxtDnsServer } from '../../../server/src/testing/dns-server.ts';
-import { type SamlIdpFault, startSamlIdpWeb } from '../../../server/src/testing/saml-idp-web.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { type SamlIdpFault, startSamlIdpWeb } from '@gatehouse/testing/saml-idp-web';
 import { screenshots } from './chromium.ts';
 import { greetingOf, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTxtDnsServer } from '../../../server/src/testing/dns-server.ts';
-import { startOidcIdp } from '../../../server/src/testing/oidc-idp.ts';
-import { startSamlIdpWeb } from '../../../server/src/testing/saml-idp-web.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { startOidcIdp } from '@gatehouse/testing/oidc-idp';
+import { startSamlIdpWeb } from '@gatehouse/testing/saml-idp-web';
 import { screenshots } from './chromium.ts';
 import { createPasswordUser, greetingOf, signOutViaPage, withDemoInChromium } from './e2e-environment.ts';
 

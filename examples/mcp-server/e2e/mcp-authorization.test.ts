@@ -5,8 +5,8 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createApplication, signedInUser } from '../../../server/src/testing/oauth-provider-testing.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../server/src/testing/test-context.ts';
+import { basicAuth, createApplication, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 import { startMcpExample } from '../src/mcp-server.ts';
 
 /**

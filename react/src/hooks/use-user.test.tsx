@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Suspense } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../server/src/testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { GatehouseProvider } from '../gatehouse-provider.tsx';
 import { UserNotSignedInError, useUser } from './use-user.ts';
 

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Suspense } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type TestProject, withTestContext } from '../../../server/src/testing/test-context.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import { GatehouseProvider } from '../gatehouse-provider.tsx';
 import { getGetCurrentProjectQueryKey } from '../generated/hooks.ts';
 import { createGatehouseQueryClient } from '../query-policy.ts';

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { scheduleJob } from '../../../server/src/kernel/background-job.ts';
 import { readEmailDeliverySettings } from '../../../server/src/modules/messaging/email/email-delivery-settings.ts';
 import { createServer, migrations } from '../../../server/src/services.ts';
-import { startCountingSmtpSink } from '../../../server/src/testing/smtp-sink.ts';
+import { startCountingSmtpSink } from '@gatehouse/testing/smtp-sink';
 import { measurePerRecipientDrain, type PerRecipientFigures } from './email-per-recipient.ts';
 
 export type EmailFigures = {

@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startHaproxy } from '../../../server/src/testing/haproxy.ts';
+import { startHaproxy } from '@gatehouse/testing/haproxy';
 import { ensureServerBuilt } from '../build/build-server.ts';
 
 /**

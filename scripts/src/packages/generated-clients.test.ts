@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../examples/demo/e2e/demo-platform.ts';
-import { createTestContext, type TestContext } from '../../../server/src/testing/test-context.ts';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 import { heyApiProgram, openapiFetchProgram, type ProgramOutput, programsTsconfig } from './generated-client-programs.ts';
 
 /**

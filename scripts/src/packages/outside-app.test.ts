@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../examples/demo/e2e/demo-platform.ts';
 import { launchChromium, screenshots } from '../../../examples/demo/e2e/chromium.ts';
-import { createTestContext, type TestContext } from '../../../server/src/testing/test-context.ts';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 import { outsideAppFiles } from './outside-app-files.ts';
 import { type PackedPackage, packLibraries } from './pack-packages.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../examples/demo/e2e/demo-platform.ts';
-import { createTestContext, type TestContext } from '../../../server/src/testing/test-context.ts';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 import { type PrismProxy, startPrismProxy } from './prism-proxy.ts';
 
 /**

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundledPackages, ensureServerBuilt } from '../../../scripts/src/build/build-server.ts';
 import { darkThemeId, systemTemplateIds } from '../modules/messaging/email/built-in-emails.ts';
-import { freshDatabase, startServerProcess, waitFor } from '../testing/server-process.ts';
+import { freshDatabase, startServerProcess, waitFor } from '@gatehouse/testing/server-process';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../services.ts';
 import { createDatabase } from '../db/create-database.ts';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {

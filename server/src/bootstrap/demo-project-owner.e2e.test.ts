@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 
 /**
  * The demo project the first start seeds goes to the first owner who signs up to the dashboard, in

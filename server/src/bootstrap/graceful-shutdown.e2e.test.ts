@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {

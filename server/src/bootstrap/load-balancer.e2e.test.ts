@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpAnswer, haproxyConfig, httpRequest, type LoadBalancer, startHaproxy } from '../testing/haproxy.ts';
-import { freshDatabase, type ServerProcess, startServerProcess, waitFor } from '../testing/server-process.ts';
+import { type HttpAnswer, haproxyConfig, httpRequest, type LoadBalancer, startHaproxy } from '@gatehouse/testing/haproxy';
+import { freshDatabase, type ServerProcess, startServerProcess, waitFor } from '@gatehouse/testing/server-process';
 
 /**
  * Issue #19's done-when: three instances on one Postgres behind Debian's HAProxy running the

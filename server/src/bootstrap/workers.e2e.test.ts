@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fetchWithin, freshDatabase, type ServerProcess, startServerProcess, waitFor } from '../testing/server-process.ts';
+import { fetchWithin, freshDatabase, type ServerProcess, startServerProcess, waitFor } from '@gatehouse/testing/server-process';
 
 const cleanups: Array<() => unknown> = [];
 afterAll(async () => {

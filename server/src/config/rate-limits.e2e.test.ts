@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchWithin, freshDatabase, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
+import { fetchWithin, freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 
 /**
  * Issue #29: Stack's SDK test suite, run from one machine against `pnpm start`, tripped the per-IP

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JourneySecrets, runProductionJourney } from '../testing/production-journey.ts';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../testing/server-process.ts';
-import { type SmtpSink, startSmtpSink } from '../testing/smtp-sink.ts';
+import { type JourneySecrets, runProductionJourney } from '@gatehouse/testing/production-journey';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
 
 /**
  * The secrets-in-logs suite (issue #30): a server process in production mode, logging at `info`

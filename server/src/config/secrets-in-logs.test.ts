@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../db/create-database.ts';
 import { emailModule } from '../modules/messaging/email/index.ts';
 import { printStartBanner } from '../start-banner.ts';
-import { withTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { readEnv } from './env.ts';
 import { requestSerializer, urlForLog } from './secrets-in-logs.ts';
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectError } from '../testing/expect-response.ts';
-import { freePort } from '../testing/server-process.ts';
-import { type TestContext, type TestProject, createTestContext } from '../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { freePort } from '@gatehouse/testing/server-process';
+import { type TestContext, type TestProject, createTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * A Postgres of the test's own, shut down "smart" while one outside session stays: it then refuses every

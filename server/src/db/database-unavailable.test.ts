@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../testing/expect-response.ts';
-import { freshDatabase } from '../testing/server-process.ts';
-import { type TestContext, type TestProject, createTestContext } from '../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { type TestContext, type TestProject, createTestContext } from '@gatehouse/testing/test-context';
 import { isConnectionFailure } from './connection-failure.ts';
 
 /**

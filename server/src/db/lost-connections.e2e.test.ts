@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type ServerProcess, fetchWithin, freshDatabase, startServerProcess } from '../testing/server-process.ts';
+import { type ServerProcess, fetchWithin, freshDatabase, startServerProcess } from '@gatehouse/testing/server-process';
 
 /**
  * The real server process (`src/main.ts`) on Postgres when Postgres ends its pooled sessions (a

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 const env = withTestContext();
 const swaggerUiStatic = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import { withTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Bad input on every operation of the spec: each gets a catalogued 400, never a 500, and the

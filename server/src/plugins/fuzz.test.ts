@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import type { TestProject } from '../testing/test-context.ts';
-import { withTestContext } from '../testing/test-context.ts';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * A bounded fuzz over every operation of the spec (issue #12): valid credentials, a valid body built

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maxJsonDepth } from '../routing/unsafe-input.ts';
-import { withTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Input no field accepts (unsafe-input.ts) is SCHEMA_ERROR in the envelope, wherever it is: a body

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import type { TestProject } from '../testing/test-context.ts';
-import { withTestContext } from '../testing/test-context.ts';
-import { cookieJar, publicHost } from '../testing/oauth-provider-testing.ts';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { cookieJar, publicHost } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * The cross-project isolation matrix (issue #12): project A owns a user, session, team, membership,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../testing/test-context.ts';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 
 /** A built app stand-in: its index page is what must never answer a machine path. */
 function fakeBuild(root: string): string {

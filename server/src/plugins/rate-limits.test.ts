@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimits } from '../config/rate-limits.ts';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import { contractRequest } from '../testing/contract.ts';
-import { createTestContext, type TestContext, type TestProject } from '../testing/test-context.ts';
+import { contractRequest } from '@gatehouse/testing/contract';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /** Tight limits so a handful of requests reach them: 3 per IP, 2 per email, per minute. */
 const tight: RateLimits = {

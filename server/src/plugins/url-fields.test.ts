@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * URL fields: up to 1,000,000 characters; a malformed one is SCHEMA_ERROR in the protocol's words

@@ -3,7 +3,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../testing/test-context.ts';
+import { createTestContext, type TestContext } from '@gatehouse/testing/test-context';
 
 /** Two built apps (stand-ins with an index page and an asset each), served as `pnpm start` serves the example app and the dashboard. */
 function fakeBuild(root: string, name: string): string {

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../testing/expect-response.ts';
-import { withTestContext } from '../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The hot paths cache projects, key lookups, verified tokens and the signatures of the current

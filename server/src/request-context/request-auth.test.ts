@@ -3,9 +3,9 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../generated/route-table.ts';
 import type { RouteDefinition } from '../routing/route-definition.ts';
-import { expectPlain } from '../testing/expect-response.ts';
-import { ensureInternalProject } from '../testing/internal-project.ts';
-import { withTestContext, type TestProject } from '../testing/test-context.ts';
+import { expectPlain } from '@gatehouse/testing/expect-response';
+import { ensureInternalProject } from '@gatehouse/testing/internal-project';
+import { withTestContext, type TestProject } from '@gatehouse/testing/test-context';
 import { accessTokenSubject } from '../modules/authentication/access-tokens/access-token-subject.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { signUnsubscribeCode } from '../../../../server/src/modules/messaging/email/unsubscribe-code.ts';
-import { TestSamlIdp } from '../../../../server/src/testing/saml-idp.ts';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
 import type { Fixture } from './operation-plan.ts';
 
 type Context = {

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleOf } from '../../db/handle.ts';
 import { smtpFailures } from '../../modules/messaging/email/smtp-guard.ts';
 import { insertWebhookEndpoint } from '../../modules/messaging/webhooks/webhook-endpoint.repository.ts';
-import { installConnectionTripwire } from '../../testing/connection-tripwire.ts';
-import { expectError } from '../../testing/expect-response.ts';
-import { type SmtpSink, startSmtpSink } from '../../testing/smtp-sink.ts';
-import { type TestProject, withTestContext } from '../../testing/test-context.ts';
-import { startReceiver } from '../../testing/webhook-receiver.ts';
+import { installConnectionTripwire } from '@gatehouse/testing/connection-tripwire';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import { judgeAddress } from './address-policy.ts';
 import { type HostResolver, systemResolver } from './outbound-target.ts';
 

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectError } from '../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { BreachedPasswordSettings } from './password-policy.ts';
 
 /**

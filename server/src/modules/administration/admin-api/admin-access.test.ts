@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { Project } from '../../../tenancy/project.ts';
-import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '@gatehouse/testing/internal-project';
 
 /**
  * The isolation of dashboard owners (docs/protocol/overview.md §3-§4): a project owner cannot reach another owner's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import openapi from '../../../generated/openapi.json' with { type: 'json' };
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The fuzz of issue #12 reaches the config override only as one string field; this one goes inside

@@ -1,8 +1,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { schemaErrors } from '../../../testing/contract.ts';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { schemaErrors } from '@gatehouse/testing/contract';
 
 const env = withTestContext();
 let sink: SmtpSink;

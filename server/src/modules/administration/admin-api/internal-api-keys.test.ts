@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { expectError } from '../../../testing/expect-response.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { expectError } from '@gatehouse/testing/expect-response';
 
 /**
  * Project key sets (docs/protocol/endpoints.md §25, docs/protocol/overview.md §3): listed by their last four characters, created with

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { Project } from '../../../tenancy/project.ts';
-import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '@gatehouse/testing/internal-project';
 
 /**
  * Dashboard projects (docs/protocol/endpoints.md §25, docs/protocol/overview.md §4): the internal user's list, creation and transfer

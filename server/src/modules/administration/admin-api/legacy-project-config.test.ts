@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { ensureInternalProject, newDashboardUser } from '@gatehouse/testing/internal-project';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The legacy (dashboard) config of `/internal/projects/current` (docs/protocol/entities.md AdminProject): OAuth

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../db/schema.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The metrics' rollups (migration 0015) must always equal an aggregate over project_user, whatever

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '../../../testing/internal-project.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { adminTokenHeaders, ensureInternalProject, newDashboardUser } from '@gatehouse/testing/internal-project';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { Project } from '../../../tenancy/project.ts';
 
 /**

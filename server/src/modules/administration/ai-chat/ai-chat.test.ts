@@ -1,8 +1,8 @@
 import { AiChatNotConfiguredError } from '@gatehouse/protocol/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AiProviderStandIn } from '../../../testing/ai-provider-stand-in.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { createTestContext, type TestProject } from '../../../testing/test-context.ts';
+import { AiProviderStandIn } from '@gatehouse/testing/ai-provider-stand-in';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { createTestContext, type TestProject } from '@gatehouse/testing/test-context';
 import { readAiChatSettings } from './ai-chat-settings.ts';
 import { AiProvider } from './ai-provider.ts';
 

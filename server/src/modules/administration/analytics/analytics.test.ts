@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 const env = withTestContext({ projectConfig: { 'auth.password.allowSignIn': true } });
 

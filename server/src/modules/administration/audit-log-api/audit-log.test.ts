@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../db/handle.ts';
-import type { TestProject } from '../../../testing/test-context.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { createScimDirectory } from '../../../testing/scim-directory.ts';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { createScimDirectory } from '@gatehouse/testing/scim-directory';
 
 /**
  * The audit log: one entry per listed event (actor, target, IP, user agent, time), written in the

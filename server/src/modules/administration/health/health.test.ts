@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { handleOf } from '../../../db/handle.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { HealthService } from './health.service.ts';
 
 const env = withTestContext();

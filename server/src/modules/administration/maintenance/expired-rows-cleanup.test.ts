@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../../db/schema.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
 import { handleOf } from '../../../db/handle.ts';
 import { deleteExpiredRows, scheduleExpiredRowsCleanup } from './expired-rows-cleanup.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { testPublicUrl, withTestContext } from '@gatehouse/testing/test-context';
 import { backendUrls, readMetaSettings } from './deployment-info.ts';
 
 /** POST /check-version, GET /internal/backend-urls, GET /internal/component-versions (docs/protocol/endpoints.md §1). */

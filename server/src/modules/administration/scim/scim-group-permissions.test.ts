@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScimDirectory } from '../../../testing/scim-directory.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { createScimDirectory } from '@gatehouse/testing/scim-directory';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * SCIM groups → team permissions through the team's SSO group mapping, with Okta- and Entra-shaped requests on

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScimDirectory } from '../../../testing/scim-directory.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { createScimDirectory } from '@gatehouse/testing/scim-directory';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /** Rotating a SCIM directory's bearer token: the new token at once, the old one only during the overlap window. */
 const env = withTestContext();

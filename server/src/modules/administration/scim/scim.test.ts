@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { createScimDirectory } from '../../../testing/scim-directory.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { createScimDirectory } from '@gatehouse/testing/scim-directory';
 
 /** SCIM 2.0 provisioning with requests shaped as Okta's and Entra ID's provisioning clients send them. */
 const env = withTestContext();

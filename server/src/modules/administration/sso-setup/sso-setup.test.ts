@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTxtDnsServer } from '../../../testing/dns-server.ts';
-import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { TestSamlIdp } from '../../../testing/saml-idp.ts';
-import { ssoFlows } from '../../../testing/sso-test-helpers.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
+import { ssoFlows } from '@gatehouse/testing/sso-test-helpers';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * Self-serve SSO setup: the owner's link, its one exchange for a setup session, and what the team's IT admin

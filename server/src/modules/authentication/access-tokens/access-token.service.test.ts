@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tokenSubject } from '../../../testing/test-context.ts';
+import { tokenSubject } from '@gatehouse/testing/test-context';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.ts';
 import { AccessTokenService, verifiedTokenMemoryMs } from './access-token.service.ts';
 

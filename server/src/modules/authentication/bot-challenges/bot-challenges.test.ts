@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../testing/bot-challenge-stand-in.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '@gatehouse/testing/bot-challenge-stand-in';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { BotChallengeSettings } from './index.ts';
 
 /**

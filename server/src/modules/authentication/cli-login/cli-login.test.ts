@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { digestSecret } from '../../../lib/digest.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * CLI login (docs/protocol/endpoints.md §9): the CLI starts a login and polls; a browser user checks, claims the

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The project's custom claims (`auth.customClaims`, Gatehouse's own) in its own access tokens: refused at save time

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { maxFailedAttempts } from './mfa.service.ts';
 
 /**

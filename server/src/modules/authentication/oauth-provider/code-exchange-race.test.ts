@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * A code or refresh token sent to the token endpoint several times at once (a replaying attacker racing the

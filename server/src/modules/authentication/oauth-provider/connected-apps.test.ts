@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * "Connected apps": the signed-in user lists the applications they allowed and revokes one; the revoked grant's

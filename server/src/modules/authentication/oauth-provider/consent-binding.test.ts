@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cookieJar, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { cookieJar, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The consent step is bound to the browser that started the authorization request: a consent URL leaked to (or

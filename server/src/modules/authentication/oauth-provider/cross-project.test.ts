@@ -1,8 +1,8 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestProject } from '../../../testing/test-context.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { basicAuth, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * Cross-project isolation of the provider: project A's client gets nothing from project B's provider (B's users

@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import type { TestProject } from '../../../testing/test-context.ts';
-import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { testPublicUrl, withTestContext } from '@gatehouse/testing/test-context';
 import {
   authorize,
   basicAuth,
@@ -11,7 +11,7 @@ import {
   pkcePair,
   publicHost,
   signedInUser,
-} from '../../../testing/oauth-provider-testing.ts';
+} from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * An OAuth application's custom claims (Gatehouse's own): templated into its ID tokens, userinfo answers and JWT access

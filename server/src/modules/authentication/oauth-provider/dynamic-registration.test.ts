@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestProject } from '../../../testing/test-context.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { authorize, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { authorize, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * Dynamic client registration (RFC 7591) at `/projects/<id>/oauth/reg`: refused with a catalogued error until the

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { basicAuth, createApplication, oauthPath } from '../../../testing/oauth-provider-testing.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { basicAuth, createApplication, oauthPath } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * Machine-to-machine: a confidential application gets a JWT access token with client credentials over real HTTP,

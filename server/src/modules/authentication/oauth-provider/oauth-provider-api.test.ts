@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
+import { testPublicUrl, withTestContext } from '@gatehouse/testing/test-context';
 import {
   authorize,
   basicAuth,
@@ -10,7 +10,7 @@ import {
   pkcePair,
   publicHost,
   signedInUser,
-} from '../../../testing/oauth-provider-testing.ts';
+} from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * The owner's operations (applications, settings, key rotation), the consent operations, and every protocol

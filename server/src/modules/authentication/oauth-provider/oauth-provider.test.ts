@@ -1,6 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
+import { testPublicUrl, withTestContext } from '@gatehouse/testing/test-context';
 import {
   authorize,
   basicAuth,
@@ -9,7 +9,7 @@ import {
   pkcePair,
   publicHost,
   signedInUser,
-} from '../../../testing/oauth-provider-testing.ts';
+} from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * The project as an OpenID provider, through its protocol endpoints (app.inject, checked against the spec): the

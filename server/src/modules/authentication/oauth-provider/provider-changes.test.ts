@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { scheduleJob } from '../../../kernel/background-job.ts';
-import { createApplication, oauthPath, publicHost } from '../../../testing/oauth-provider-testing.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { createApplication, oauthPath, publicHost } from '@gatehouse/testing/oauth-provider-testing';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * Two instances of the platform on one Postgres: the owner changes the project's provider through A, and B (which

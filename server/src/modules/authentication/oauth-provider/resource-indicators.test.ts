@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { testPublicUrl, withTestContext } from '../../../testing/test-context.ts';
-import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '../../../testing/oauth-provider-testing.ts';
+import { testPublicUrl, withTestContext } from '@gatehouse/testing/test-context';
+import { authorize, createApplication, oauthPath, pkcePair, publicHost, signedInUser } from '@gatehouse/testing/oauth-provider-testing';
 
 /**
  * Resource indicators (RFC 8707) in the authorization code flow, as MCP clients use them: the `resource` named at

@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../testing/bot-challenge-stand-in.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '@gatehouse/testing/bot-challenge-stand-in';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /** A local stand-in for Apple's key endpoint: serves the test's keys, or hangs / fails when asked. */
 let keyServer: Server;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { authorizeQuery, innerCookieOf, oauthFlows, pkce, trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { type IdTokenTampering, startOidcIdp } from '../../../testing/oidc-idp.ts';
-import { createTestContext, type TestContext, type TestProject, testPublicUrl } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { authorizeQuery, innerCookieOf, oauthFlows, pkce, trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { type IdTokenTampering, startOidcIdp } from '@gatehouse/testing/oidc-idp';
+import { createTestContext, type TestContext, type TestProject, testPublicUrl } from '@gatehouse/testing/test-context';
 
 /**
  * A project's own ("bring your own") OpenID Connect provider, `auth.oauth.providers.oidc-<slug>` with

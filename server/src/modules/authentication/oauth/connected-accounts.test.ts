@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type MockProvider, startMockProvider } from '../../../testing/mock-oauth-provider.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { OAuthSettings } from './oauth-settings.ts';
-import { oauthFlows, ownKeys, trustedDomains } from '../../../testing/oauth-test-flow.ts';
+import { oauthFlows, ownKeys, trustedDomains } from '@gatehouse/testing/oauth-test-flow';
 
 /**
  * Connected accounts (docs/protocol/endpoints.md §17): provider access tokens kept from the OAuth flow, handed

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { oauthFlows, pkce } from '../../../testing/oauth-test-flow.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { oauthFlows, pkce } from '@gatehouse/testing/oauth-test-flow';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 const env = withTestContext({
   projectConfig: {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { oauthFlowFixture } from '../../../testing/oauth-flow-fixture.ts';
-import { authorizeQuery, type FlowOptions, innerCookieOf, ownKeys, pkce } from '../../../testing/oauth-test-flow.ts';
-import { type TestProject, tokenSubject } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { oauthFlowFixture } from '@gatehouse/testing/oauth-flow-fixture';
+import { authorizeQuery, type FlowOptions, innerCookieOf, ownKeys, pkce } from '@gatehouse/testing/oauth-test-flow';
+import { type TestProject, tokenSubject } from '@gatehouse/testing/test-context';
 
 /** The two ends of the app's OAuth round trip and their catalogued refusals: authorize, and the token endpoint's code exchange. */
 const { env, flows, newEmail, googleProfile, projectWith } = oauthFlowFixture();

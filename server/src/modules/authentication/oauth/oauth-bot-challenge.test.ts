@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '../../../testing/bot-challenge-stand-in.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type MockProvider, startMockProvider } from '../../../testing/mock-oauth-provider.ts';
-import { type FlowOptions, oauthFlows, ownKeys, trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { type BotChallengeStandIn, standInSecret, startBotChallengeStandIn } from '@gatehouse/testing/bot-challenge-stand-in';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { type FlowOptions, oauthFlows, ownKeys, trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { BotChallengeSettings } from '../bot-challenges/index.ts';
 import type { OAuthSettings } from './oauth-settings.ts';
 

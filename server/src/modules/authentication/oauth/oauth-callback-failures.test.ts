@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { oauthFlowFixture } from '../../../testing/oauth-flow-fixture.ts';
-import { ownKeys } from '../../../testing/oauth-test-flow.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { oauthFlowFixture } from '@gatehouse/testing/oauth-flow-fixture';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 
 /**
  * Gatehouse's own failures of the OAuth callback (once plain text, now catalogued): the provider failing the

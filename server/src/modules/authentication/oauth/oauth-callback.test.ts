@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { oauthFlowFixture } from '../../../testing/oauth-flow-fixture.ts';
-import { ownKeys } from '../../../testing/oauth-test-flow.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { oauthFlowFixture } from '@gatehouse/testing/oauth-flow-fixture';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 
 /** The provider's way back (GET, and Apple's form POST): the redirect to the app, and the failures the flow meets there. */
 const { env, flows, mock, baseConfig, newEmail, googleProfile, projectWith, callbackBy } = oauthFlowFixture();

@@ -1,9 +1,9 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { oauthFlowFixture } from '../../../testing/oauth-flow-fixture.ts';
-import { appCallback, authorizeQuery, pkce } from '../../../testing/oauth-test-flow.ts';
-import type { TestProject } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { oauthFlowFixture } from '@gatehouse/testing/oauth-flow-fixture';
+import { appCallback, authorizeQuery, pkce } from '@gatehouse/testing/oauth-test-flow';
+import type { TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * OAuth sign-in against a real OpenID provider on 127.0.0.1 (docs/protocol/endpoints.md §7): authorize, the

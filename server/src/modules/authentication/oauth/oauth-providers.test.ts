@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { UserRecord } from '../../../tenancy/user-record.ts';
-import { ownKeys } from '../../../testing/oauth-test-flow.ts';
+import { ownKeys } from '@gatehouse/testing/oauth-test-flow';
 
 /**
  * A user's linked provider accounts (docs/protocol/endpoints.md §18): server create, client and server reads,

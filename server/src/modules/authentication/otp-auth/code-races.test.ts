@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Issue #12, races on single-use codes (Postgres, 10 connections): 20 concurrent uses of one emailed

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Magic link and OTP sign-in (docs/protocol/endpoints.md §3): one emailed code works as a link and as OTP + nonce,

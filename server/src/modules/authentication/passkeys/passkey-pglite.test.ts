@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SoftwareAuthenticator } from '../../../testing/software-authenticator.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { passkeyClient, passkeyProjectConfig, userWithPasskey } from '../../../testing/passkey-test-client.ts';
+import { SoftwareAuthenticator } from '@gatehouse/testing/software-authenticator';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { passkeyClient, passkeyProjectConfig, userWithPasskey } from '@gatehouse/testing/passkey-test-client';
 
 /** The embedded database `pnpm start` uses by default: bytea keys, int8 counters, used-up challenge codes. */
 const env = withTestContext({ database: 'pglite', projectConfig: passkeyProjectConfig });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { SoftwareAuthenticator } from '../../../testing/software-authenticator.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { hostname, passkeyClient, passkeyProjectConfig, userWithPasskey } from '../../../testing/passkey-test-client.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { SoftwareAuthenticator } from '@gatehouse/testing/software-authenticator';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { hostname, passkeyClient, passkeyProjectConfig, userWithPasskey } from '@gatehouse/testing/passkey-test-client';
 import { relyingPartySentinel } from './webauthn-rules.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { newSigningKey, SoftwareAuthenticator } from '../../../testing/software-authenticator.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { passkeyClient, passkeyProjectConfig, userWithPasskey } from '../../../testing/passkey-test-client.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { newSigningKey, SoftwareAuthenticator } from '@gatehouse/testing/software-authenticator';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { passkeyClient, passkeyProjectConfig, userWithPasskey } from '@gatehouse/testing/passkey-test-client';
 import { relyingPartySentinel } from './webauthn-rules.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { testPublicUrl } from '../../../testing/test-context.ts';
-import { passwordAuthFixture } from '../../../testing/password-auth-fixture.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { testPublicUrl } from '@gatehouse/testing/test-context';
+import { passwordAuthFixture } from '@gatehouse/testing/password-auth-fixture';
 
 /**
  * Anonymous sign-up (docs/protocol/endpoints.md §6): the anonymous user, its tokens and what it may do.

@@ -1,8 +1,8 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { testPublicUrl } from '../../../testing/test-context.ts';
-import { passwordAuthFixture } from '../../../testing/password-auth-fixture.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { testPublicUrl } from '@gatehouse/testing/test-context';
+import { passwordAuthFixture } from '@gatehouse/testing/password-auth-fixture';
 
 /**
  * Password sign-up and sign-in (docs/protocol/endpoints.md §2): through the contract checker, with the

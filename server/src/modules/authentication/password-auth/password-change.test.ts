@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import type { TestProject } from '../../../testing/test-context.ts';
-import { passwordAuthFixture } from '../../../testing/password-auth-fixture.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import type { TestProject } from '@gatehouse/testing/test-context';
+import { passwordAuthFixture } from '@gatehouse/testing/password-auth-fixture';
 
 /**
  * Changing, setting and resetting a password (docs/protocol/endpoints.md §2): through the contract checker,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { compareTimings } from '../../../testing/timing.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { compareTimings } from '@gatehouse/testing/timing';
 
 /**
  * An unknown email and a wrong password (sign-in), and a known and an unknown email (password

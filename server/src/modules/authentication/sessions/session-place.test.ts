@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.ts';
-import { contractRequest } from '../../../testing/contract.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { contractRequest } from '@gatehouse/testing/contract';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Device and place of a session: the user agent parsed into browser / OS / kind of device, and the

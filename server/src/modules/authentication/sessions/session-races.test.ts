@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Issue #12 on Postgres: concurrent refreshes of one rotating token answered 500 (duplicate key on

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { publicClient, sessionHelpers } from '../../../testing/session-helpers.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { publicClient, sessionHelpers } from '@gatehouse/testing/session-helpers';
 
 /**
  * Refreshing a session (docs/protocol/overview.md §6, docs/protocol/endpoints.md §8): the OAuth refresh grant,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
-import { dayMillis, sessionHelpers } from '../../../testing/session-helpers.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
+import { dayMillis, sessionHelpers } from '@gatehouse/testing/session-helpers';
 
 /**
  * Sessions (docs/protocol/overview.md §6, docs/protocol/endpoints.md §8): listing, creating and ending sessions.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { hostname, passkeyClient, passkeyProjectConfig } from '../../../testing/passkey-test-client.ts';
-import { SoftwareAuthenticator } from '../../../testing/software-authenticator.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { hostname, passkeyClient, passkeyProjectConfig } from '@gatehouse/testing/passkey-test-client';
+import { SoftwareAuthenticator } from '@gatehouse/testing/software-authenticator';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Issue #12: an access token outlives its session by its remaining minutes. Signed out, it must not

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../app.ts';
 import { placeOfIp } from '../../../lib/place/ip-place.ts';
-import { contractRequest } from '../../../testing/contract.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { contractRequest } from '@gatehouse/testing/contract';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import { signInAlertsCategoryId } from '../../messaging/notification-preferences/index.ts';
 
 /**

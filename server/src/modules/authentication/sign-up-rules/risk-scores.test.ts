@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { emailSkeleton, isDisposableDomain, riskScores, subnetOf } from './risk-scores.ts';
 
 /**

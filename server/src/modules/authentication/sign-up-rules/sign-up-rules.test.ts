@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type MockProvider, startMockProvider } from '../../../testing/mock-oauth-provider.ts';
-import { oauthFlows, ownKeys, trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { oauthFlows, ownKeys, trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { OAuthSettings } from '../oauth/oauth-settings.ts';
 
 /**

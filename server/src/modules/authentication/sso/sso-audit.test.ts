@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleOf } from '../../../db/handle.ts';
-import { startTxtDnsServer } from '../../../testing/dns-server.ts';
-import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { TestSamlIdp } from '../../../testing/saml-idp.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
+import { newEmail, ssoFlows } from '@gatehouse/testing/sso-test-helpers';
 import { deleteExpiredSsoRowsAcrossProjects, findLiveFlow, findUsedAssertion, insertFlow, recordAssertion } from './sso.repository.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTxtDnsServer } from '../../../testing/dns-server.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { TestSamlIdp } from '../../../testing/saml-idp.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { ssoFlows } from '../../../testing/sso-test-helpers.ts';
+import { startTxtDnsServer } from '@gatehouse/testing/dns-server';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
+import { ssoFlows } from '@gatehouse/testing/sso-test-helpers';
 
 /**
  * Verified domains against a local DNS server (dns2): the TXT proof, enrolment of new users by the

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { startOidcIdp } from '../../../testing/oidc-idp.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
-import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { startOidcIdp } from '@gatehouse/testing/oidc-idp';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
+import { newEmail, ssoFlows } from '@gatehouse/testing/sso-test-helpers';
 
 /**
  * OpenID Connect sign-in through a team's connection, against a local oidc-provider: discovery,

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSamlIdpWeb } from '../../../testing/saml-idp-web.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { startSamlIdpWeb } from '@gatehouse/testing/saml-idp-web';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * SAML IdP metadata by URL: read once when a connection is saved, through the outbound guard, with a size

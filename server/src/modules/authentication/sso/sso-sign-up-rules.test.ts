@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trustedDomains } from '../../../testing/oauth-test-flow.ts';
-import { TestSamlIdp } from '../../../testing/saml-idp.ts';
-import { newEmail, ssoFlows } from '../../../testing/sso-test-helpers.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { trustedDomains } from '@gatehouse/testing/oauth-test-flow';
+import { TestSamlIdp } from '@gatehouse/testing/saml-idp';
+import { newEmail, ssoFlows } from '@gatehouse/testing/sso-test-helpers';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /**
  * A just-in-time SSO sign-up is a sign-up like the others: the project's sign-up rules judge it, as

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The payments catalogue in the config (docs/protocol/entities.md "Payments"): every rule answers a plain 400 with

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestEnvironment, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestEnvironment, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The item ledger behind update-quantity and get-item (migration 0035): one database function takes

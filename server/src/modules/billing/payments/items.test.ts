@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 
 /**
  * Items and their ledger (docs/protocol/endpoints.md §22): the quantity is the unexpired manual changes plus the
@@ -40,12 +41,7 @@ const call = (method: 'GET' | 'POST', url: string, headers: Headers, payload?: o
   env.context.request({ method, url: `/api/v1/payments${url}`, headers, ...(payload ? { payload } : {}) });
 const server = () => env.project.headers.server;
 
-async function newUser(project: TestProject = env.project) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Buyer' }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } as Headers };
-}
+const newUser = (project: TestProject = env.project) => newSignedInUser(env.context, project, { display_name: 'Buyer' });
 const itemUrl = (type: string, id: string, item: string) => `/items/${type}/${id}/${item}`;
 const quantityOf = async (type: string, id: string, item: string) => {
   const response = await call('GET', itemUrl(type, id, item), server());

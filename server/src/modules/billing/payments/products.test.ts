@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 
 /**
  * Products of a customer (docs/protocol/endpoints.md §22): the list (defaults included), server grants with the
@@ -70,12 +71,7 @@ type Headers = Record<string, string>;
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Headers, payload?: object) =>
   env.context.request({ method, url: `/api/v1/payments${url}`, headers, ...(payload ? { payload } : {}) });
 
-async function newUser(project: TestProject = env.project) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Buyer' }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } as Headers };
-}
+const newUser = (project: TestProject = env.project) => newSignedInUser(env.context, project, { display_name: 'Buyer' });
 const grant = (userId: string, body: object, project: TestProject = env.project) =>
   call('POST', `/products/user/${userId}`, project.headers.server, body);
 const productsOf = async (userId: string, headers: Headers = env.project.headers.server) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 
 /**
  * Purchases in test mode (docs/protocol/endpoints.md §22): a purchase URL opens the hosted checkout page, the code
@@ -43,12 +44,7 @@ beforeAll(async () => {
 type Headers = Record<string, string>;
 const post = (url: string, headers: Headers, payload: object) =>
   env.context.request({ method: 'POST', url: `/api/v1${url}`, headers, payload });
-async function newUser(project: TestProject = env.project) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Buyer' }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } as Headers };
-}
+const newUser = (project: TestProject = env.project) => newSignedInUser(env.context, project, { display_name: 'Buyer' });
 const createUrl = (headers: Headers, body: object) => post('/payments/purchases/create-purchase-url', headers, body);
 async function codeFor(userId: string, productId: string, project: TestProject = env.project, returnUrl?: string) {
   const response = await createUrl(project.headers.server, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 import { readPaymentSettings } from './payment-settings.ts';
-import { accountId, catalogue, context, offContext, project, standIn, useStripeMode } from '../../../testing/stripe-mode.ts';
+import { accountId, catalogue, context, offContext, project, standIn, useStripeMode } from '@gatehouse/testing/stripe-mode';
 
 /**
  * Stripe mode (docs/protocol/endpoints.md §22) with the real `stripe` SDK against a local stand-in of Stripe's

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { StripeStandIn } from '../../../testing/stripe-stand-in.ts';
-import { createTestContext, type TestProject } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { StripeStandIn } from '@gatehouse/testing/stripe-stand-in';
+import { createTestContext, type TestProject } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 
 /**
  * Stripe purchases (docs/protocol/endpoints.md §22) with the real `stripe` SDK against a local stand-in of Stripe's
@@ -65,12 +66,7 @@ type Headers = Record<string, string>;
 const post = (url: string, headers: Headers, payload: object) =>
   context.request({ method: 'POST', url: `/api/v1${url}`, headers, payload });
 const get = (url: string, headers: Headers) => context.request({ url: `/api/v1${url}`, headers });
-async function newUser(on: TestProject = project) {
-  const { users, signIn } = context.services;
-  const user = await users.create(on.project, { display_name: 'Stripe buyer' }, 'server');
-  const { access_token } = await signIn.signIn(on.project, user);
-  return { id: user.id, client: { ...on.headers.client, 'x-stack-access-token': access_token } as Headers };
-}
+const newUser = (on: TestProject = project) => newSignedInUser(context, on, { display_name: 'Stripe buyer' });
 async function codeFor(userId: string, productId: string, on: TestProject = project): Promise<string> {
   const response = await post('/payments/purchases/create-purchase-url', on.headers.server, {
     customer_type: 'user',

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { StripeStandIn } from '../../../testing/stripe-stand-in.ts';
-import { createTestContext, type TestProject } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { StripeStandIn } from '@gatehouse/testing/stripe-stand-in';
+import { createTestContext, type TestProject } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 
 /**
  * Switching within a product line in Stripe mode (docs/protocol/endpoints.md §22) with the real `stripe` SDK against
@@ -74,12 +75,7 @@ type Headers = Record<string, string>;
 const post = (url: string, headers: Headers, payload: object) =>
   context.request({ method: 'POST', url: `/api/v1${url}`, headers, payload });
 const get = (url: string, headers: Headers) => context.request({ url: `/api/v1${url}`, headers });
-async function newUser() {
-  const { users, signIn } = context.services;
-  const user = await users.create(project.project, { display_name: 'Switcher' }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } as Headers };
-}
+const newUser = () => newSignedInUser(context, project, { display_name: 'Switcher' });
 function deliver(event: { type: string; object: Record<string, unknown>; id?: string }) {
   const payload = JSON.stringify({
     id: event.id ?? `evt_${randomUUID().replaceAll('-', '')}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
 import {
   accountId,
   applicationName,
@@ -18,7 +18,7 @@ import {
   stripeEvent,
   useStripeMode,
   webhookSecret,
-} from '../../../testing/stripe-mode.ts';
+} from '@gatehouse/testing/stripe-mode';
 
 /**
  * The Connect webhook of Stripe mode (docs/protocol/endpoints.md §25), signed with the real `stripe` SDK:

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The admin view of payments (docs/protocol/endpoints.md §25): every purchase, grant, manual item change and refund

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 import { generateEndUserKey } from './end-user-key-format.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 
 /**
  * Team API keys (docs/protocol/endpoints.md §19): the user key operations with `team_id`, where client access
@@ -27,12 +28,8 @@ const keyPattern = /^(sk|pk)_[a-z2-7]{45}[0-9a-f]{32}(user|team)[a-z2-7]574ck4u7
 const missingPermission = (response: ContractResponse, teamId: string, userId: string | null) =>
   expectError(response, 401, 'TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: '$manage_api_keys' });
 
-async function newUser(project: TestProject = env.project, write: Record<string, unknown> = {}) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Member', ...write }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } };
-}
+const newUser = (project: TestProject = env.project, write: Record<string, unknown> = {}) =>
+  newSignedInUser(env.context, project, { display_name: 'Member', ...write });
 
 /** A team whose creator holds team_admin, plus a plain member (team_member) and an outsider. */
 async function newTeam(project: TestProject = env.project) {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
 import { generateEndUserKey } from './end-user-key-format.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 
 /**
  * User API keys (docs/protocol/endpoints.md §19, docs/protocol/entities.md "User / team API keys"): create with the full value
@@ -24,12 +25,8 @@ const server = (project: TestProject = env.project) => project.headers.server;
 const wrongKey = () => ({ ...server(), 'x-stack-secret-server-key': disabled.keys.secret_server_key });
 
 /** A user with a session, and client headers acting as it. */
-async function newUser(project: TestProject = env.project, write: Record<string, unknown> = {}) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Key owner', ...write }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, client: { ...project.headers.client, 'x-stack-access-token': access_token } };
-}
+const newUser = (project: TestProject = env.project, write: Record<string, unknown> = {}) =>
+  newSignedInUser(env.context, project, { display_name: 'Key owner', ...write });
 
 type CreatedKey = { id: string; value: string; expires_at_millis?: number; [field: string]: unknown };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { usersFixture } from '../../../testing/users-fixture.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { usersFixture } from '@gatehouse/testing/users-fixture';
 
 /**
  * GET, PATCH and DELETE /users/{user_id} with server access: not found, the server view, the events each

@@ -1,7 +1,7 @@
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { usersFixture } from '../../../testing/users-fixture.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { usersFixture } from '@gatehouse/testing/users-fixture';
 
 /**
  * Passwords through server create and update (length, imported bcrypt hashes, the sessions a change ends),

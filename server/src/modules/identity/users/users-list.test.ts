@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectPlain } from '../../../testing/expect-response.ts';
-import type { TestProject } from '../../../testing/test-context.ts';
+import { expectPlain } from '@gatehouse/testing/expect-response';
+import type { TestProject } from '@gatehouse/testing/test-context';
 import type { UserWrite } from './user-writes.ts';
-import { usersFixture } from '../../../testing/users-fixture.ts';
+import { usersFixture } from '@gatehouse/testing/users-fixture';
 
 /**
  * GET /users: order, pagination by cursor, search, and which anonymous and restricted users are listed.

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type MockProvider, startMockProvider } from '../../../testing/mock-oauth-provider.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type MockProvider, startMockProvider } from '@gatehouse/testing/mock-oauth-provider';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import type { OAuthSettings } from '../../authentication/oauth/oauth-settings.ts';
-import { oauthFlows, ownKeys, trustedDomains } from '../../../testing/oauth-test-flow.ts';
+import { oauthFlows, ownKeys, trustedDomains } from '@gatehouse/testing/oauth-test-flow';
 
 /**
  * `POST /users` with `oauth_providers` (docs/protocol/entities.md ServerUserCreate): importing a user with its

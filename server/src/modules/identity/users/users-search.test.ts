@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleOf } from '../../../db/handle.ts';
-import { freshDatabase } from '../../../testing/server-process.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 import { readSearchStatisticsAcrossProjects } from './user.repository.ts';
 import { frequentTrigrams, searchProbe, substringTrigrams, valueTrigrams } from './user-search.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { usersFixture } from '../../../testing/users-fixture.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { usersFixture } from '@gatehouse/testing/users-fixture';
 
 /**
  * The users operations on the signed-in user (docs/protocol/endpoints.md §10, docs/protocol/entities.md User):

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { darkThemeId, lightThemeId, systemTemplateIds } from './built-in-emails.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EmailAlreadyVerifiedError } from '@gatehouse/protocol/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import { supportedLanguages } from '../../../tenancy/project-language.ts';
 import { emailCatalogues } from './email-catalogues.ts';
 

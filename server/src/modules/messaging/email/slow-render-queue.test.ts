@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { createServer } from '../../../services.ts';
-import { freshDatabase } from '../../../testing/server-process.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { createTestContext, type TestContext, type TestProject, testPublicUrl, testServerSecret } from '../../../testing/test-context.ts';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { createTestContext, type TestContext, type TestProject, testPublicUrl, testServerSecret } from '@gatehouse/testing/test-context';
 import { defaultRenderLimits } from './rendering/email-renderer.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../../testing/server-process.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 import type { Language } from '../../../tenancy/project-language.ts';
 import { emailCatalogues } from './email-catalogues.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { marketingCategoryId, signInAlertsCategoryId, transactionalCategoryId } from './notification-categories.ts';
 
 /**

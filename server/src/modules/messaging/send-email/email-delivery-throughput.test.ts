@@ -5,8 +5,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { createServer } from '../../../services.ts';
-import { freshDatabase } from '../../../testing/server-process.ts';
-import { createTestContext, testPublicUrl, testServerSecret } from '../../../testing/test-context.ts';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { createTestContext, testPublicUrl, testServerSecret } from '@gatehouse/testing/test-context';
 import type { EmailDeliverySettings } from '../email/email-delivery-settings.ts';
 
 /**

@@ -4,9 +4,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { createServer } from '../../../services.ts';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../../../testing/server-process.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { createTestContext, testPublicUrl, testServerSecret, withTestContext } from '../../../testing/test-context.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { createTestContext, testPublicUrl, testServerSecret, withTestContext } from '@gatehouse/testing/test-context';
 import type { EmailDeliverySettings } from '../email/email.service.ts';
 
 /**

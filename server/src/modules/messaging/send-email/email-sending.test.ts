@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { marketingCategoryId } from '../notification-preferences/notification-categories.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type SmtpSink, startSmtpSink } from '../../../testing/smtp-sink.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * A template's `variablesSchema` is the owner's code too (issue #30, findings 4 and 5): its patterns

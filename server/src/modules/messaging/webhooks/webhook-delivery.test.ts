@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { createDatabase, type DatabaseHandle } from '../../../db/create-database.ts';
 import { scheduleJob } from '../../../kernel/background-job.ts';
 import { createServer } from '../../../services.ts';
-import { schemaErrors } from '../../../testing/contract.ts';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestProject, testPublicUrl, testServerSecret, withTestContext } from '../../../testing/test-context.ts';
-import { startReceiver } from '../../../testing/webhook-receiver.ts';
+import { schemaErrors } from '@gatehouse/testing/contract';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, testPublicUrl, testServerSecret, withTestContext } from '@gatehouse/testing/test-context';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import type { WebhookSettings } from './webhook-settings.ts';
 
 /**

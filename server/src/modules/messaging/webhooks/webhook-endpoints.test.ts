@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { startReceiver } from '../../../testing/webhook-receiver.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import { postWebhook } from './webhook-sender.ts';
 
 /**

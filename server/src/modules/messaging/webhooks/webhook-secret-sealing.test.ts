@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { handleOf } from '../../../db/handle.ts';
 import { AtRestCipher } from '../../../lib/at-rest-cipher.ts';
-import { testServerSecret, withTestContext } from '../../../testing/test-context.ts';
+import { testServerSecret, withTestContext } from '@gatehouse/testing/test-context';
 import { resealConfigSecrets } from '../../platform/projects/config-secrets-resealing.ts';
 import { resealWebhookSecrets } from './webhook-secret-sealing.ts';
 

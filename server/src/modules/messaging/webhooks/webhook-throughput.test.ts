@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { scheduleJob } from '../../../kernel/background-job.ts';
 import { createServer } from '../../../services.ts';
-import { freshDatabase } from '../../../testing/server-process.ts';
-import { createTestContext, testPublicUrl, testServerSecret } from '../../../testing/test-context.ts';
-import { startReceiver } from '../../../testing/webhook-receiver.ts';
+import { freshDatabase } from '@gatehouse/testing/server-process';
+import { createTestContext, testPublicUrl, testServerSecret } from '@gatehouse/testing/test-context';
+import { startReceiver } from '@gatehouse/testing/webhook-receiver';
 import type { WebhookSettings } from './webhook-settings.ts';
 
 /**

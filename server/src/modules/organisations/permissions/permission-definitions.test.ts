@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { expectError } from '../../../testing/expect-response.ts';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { expectError } from '@gatehouse/testing/expect-response';
 
 /**
  * Team and project permission definitions (docs/protocol/endpoints.md §16, docs/protocol/entities.md Permissions): admin-only

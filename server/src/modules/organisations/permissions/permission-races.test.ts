@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Issue #12 on Postgres: concurrent permission-definition writes of one project answered 500

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { type TestProject, testPublicUrl, testServerSecret, withTestContext } from '../../../testing/test-context.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { type TestProject, testPublicUrl, testServerSecret, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 import { createServer } from '../../../services.ts';
 
 /**
@@ -19,12 +20,7 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
 const server = (project: TestProject = env.project) => project.headers.server;
 const sortedIds = (response: ContractResponse): string[] => response.body.items.map((item: { id: string }) => item.id).sort();
 
-async function newUser(project: TestProject = env.project) {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: 'Member' }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, token: access_token, client: { ...project.headers.client, 'x-stack-access-token': access_token } };
-}
+const newUser = (project: TestProject = env.project) => newSignedInUser(env.context, project, { display_name: 'Member' });
 
 const define = async (scope: 'team' | 'project', id: string, contained: string[] = [], project: TestProject = env.project) => {
   const response = await call('POST', `/${scope}-permission-definitions`, project.headers.admin, {

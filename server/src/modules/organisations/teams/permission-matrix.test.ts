@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Every client team operation gated by a system team permission (docs/protocol/endpoints.md §12-§14), as a table:

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestContext, type TestProject, createTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestContext, type TestProject, createTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * Issue #12: concurrent membership adds and invitation accepts used to leave every pooled connection

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 
 /**
  * Team memberships and member profiles (docs/protocol/endpoints.md §13-§14, docs/protocol/entities.md TeamMemberProfile), and the
@@ -21,12 +22,8 @@ const call = (method: Method, url: string, headers: Headers, payload?: object) =
 const server = (project: TestProject = env.project) => project.headers.server;
 const ids = (response: ContractResponse): string[] => response.body.items.map((item: { user_id: string }) => item.user_id).sort();
 
-async function newUser(project: TestProject = env.project, displayName = 'Member') {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: displayName }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, token: access_token, client: { ...project.headers.client, 'x-stack-access-token': access_token } };
-}
+const newUser = (project: TestProject = env.project, displayName = 'Member') =>
+  newSignedInUser(env.context, project, { display_name: displayName });
 
 /** A team created by `owner` (team_admin) with `members` added (team_member). */
 async function teamWith(owner: { id: string }, ...members: Array<{ id: string }>) {

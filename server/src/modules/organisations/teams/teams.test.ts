@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContractResponse } from '../../../testing/contract.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
-import { expectError, expectPlain } from '../../../testing/expect-response.ts';
+import type { ContractResponse } from '@gatehouse/testing/contract';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
+import { newSignedInUser } from '@gatehouse/testing/users-fixture';
+import { expectError, expectPlain } from '@gatehouse/testing/expect-response';
 
 /**
  * Teams (docs/protocol/endpoints.md §12, docs/protocol/entities.md Team): create, list, read, change and delete, the client
@@ -23,12 +24,8 @@ const serverOnly = ['server_metadata', 'created_at_millis'];
 const listed = (response: ContractResponse): Array<{ id: string }> => response.body.items;
 
 /** A user with a session, and client headers acting as it. */
-async function newUser(project: TestProject = env.project, displayName = 'Member') {
-  const { users, signIn } = env.context.services;
-  const user = await users.create(project.project, { display_name: displayName }, 'server');
-  const { access_token } = await signIn.signIn(project.project, user);
-  return { id: user.id, token: access_token, client: { ...project.headers.client, 'x-stack-access-token': access_token } };
-}
+const newUser = (project: TestProject = env.project, displayName = 'Member') =>
+  newSignedInUser(env.context, project, { display_name: displayName });
 
 const newTeam = (creatorId?: string, project: TestProject = env.project, name = 'Team') =>
   env.context.services.teams.create(project.project, { display_name: name }, creatorId);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type ServerProcess, startServerProcess } from '../../../testing/server-process.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from '@gatehouse/testing/server-process';
 import { listenerApplicationName } from './cache-invalidation.repository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import type { ProjectId } from '../../../tenancy/project-id.ts';
-import { schemaErrors } from '../../../testing/contract.ts';
+import { schemaErrors } from '@gatehouse/testing/contract';
 
 /** Team, membership and permission changes are recorded as events (webhook delivery reads them). */
 const env = withTestContext();

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/create-database.ts';
 import { type Migrations, migrateToLatest } from '../../../db/migrate.ts';
 import { migrations } from '../../../services.ts';
-import { withTestContext } from '../../../testing/test-context.ts';
+import { withTestContext } from '@gatehouse/testing/test-context';
 
 /** Anonymous accounts are off for a new project until its owner turns them on; older projects keep them. */
 const env = withTestContext();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import openapi from '../../../generated/openapi.json' with { type: 'json' };
-import { expectError } from '../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 import { supportedLanguages } from '../../../tenancy/project-language.ts';
 
 /** The project's default language (`project.defaultLanguage`, Gatehouse's own): validated when saved, shown to clients. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestProject, tokenSubject } from '../../../testing/test-context.ts';
+import { createTestContext, type TestContext, type TestProject, tokenSubject } from '@gatehouse/testing/test-context';
 
 let context: TestContext;
 let project: TestProject;

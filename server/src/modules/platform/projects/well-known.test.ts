@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../testing/expect-response.ts';
-import { testPublicUrl, tokenSubject, withTestContext } from '../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { testPublicUrl, tokenSubject, withTestContext } from '@gatehouse/testing/test-context';
 
 const env = withTestContext();
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimits } from '../../../config/rate-limits.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 
 /** Two instances (each its own app and pool) on one database, with one rate-limit namespace: one platform. */
 const tight: RateLimits = {

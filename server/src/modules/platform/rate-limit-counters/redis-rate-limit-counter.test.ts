@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimits } from '../../../config/rate-limits.ts';
 import type { RateLimitCounter } from '../../../plugins/rate-limits.ts';
-import { startRedisServer, type RedisServer } from '../../../testing/redis-server.ts';
-import { createTestContext, type TestContext, type TestProject } from '../../../testing/test-context.ts';
+import { startRedisServer, type RedisServer } from '@gatehouse/testing/redis-server';
+import { createTestContext, type TestContext, type TestProject } from '@gatehouse/testing/test-context';
 import { rateLimitCountersModule } from './index.ts';
 import { readRedisUrl } from './redis-rate-limit-counter.ts';
 

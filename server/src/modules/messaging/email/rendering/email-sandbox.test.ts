@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../../testing/expect-response.ts';
-import { withTestContext } from '../../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { withTestContext } from '@gatehouse/testing/test-context';
 import { EmailRenderer } from './email-renderer.ts';
 
 /**

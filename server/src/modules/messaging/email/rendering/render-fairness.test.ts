@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../../../../testing/expect-response.ts';
-import { type TestProject, withTestContext } from '../../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * The render threads are shared by every project (issue #30, finding 7): one project's renders wait

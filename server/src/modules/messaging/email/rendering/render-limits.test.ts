@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../../testing/expect-response.ts';
-import { type SmtpSink, startSmtpSink } from '../../../../testing/smtp-sink.ts';
-import { type TestProject, withTestContext } from '../../../../testing/test-context.ts';
+import { expectError } from '@gatehouse/testing/expect-response';
+import { type SmtpSink, startSmtpSink } from '@gatehouse/testing/smtp-sink';
+import { type TestProject, withTestContext } from '@gatehouse/testing/test-context';
 
 /**
  * What a source renders is limited, and finished on the render thread (issue #30, finding 6):

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { SmtpSettings } from '../modules/messaging/email/smtp-settings.ts';
+import type { SmtpSettings } from '@gatehouse/server/src/modules/messaging/email/smtp-settings.ts';
 
 export type CapturedEmail = { to: string[]; from: string; subject: string; text: string; html: string; messageId: string };
 

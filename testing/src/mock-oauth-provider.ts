@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { OAuth2Server } from 'oauth2-mock-server';
-import type { ProviderEndpoints } from '../modules/authentication/oauth/provider-table.ts';
+import type { ProviderEndpoints } from '@gatehouse/server/src/modules/authentication/oauth/provider-table.ts';
 
 type TokenAnswer = { statusCode: number; body: Record<string, unknown> | '' };
 

@@ -4,9 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OperationName, OperationResult } from '@gatehouse/protocol';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import openapi from '../generated/openapi.json' with { type: 'json' };
-import { routeTable } from '../generated/route-table.ts';
-import { routePattern } from '../plugins/route-pattern.ts';
+import openapi from '@gatehouse/server/src/generated/openapi.json' with { type: 'json' };
+import { routeTable } from '@gatehouse/server/src/generated/route-table.ts';
+import { routePattern } from '@gatehouse/server/src/plugins/route-pattern.ts';
 
 type ResponseSpec = { content?: Record<string, { schema?: unknown }>; $ref?: string };
 

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { UserWrite } from '../modules/identity/users/index.ts';
-import { type TestProject, withTestContext } from './test-context.ts';
+import type { UserWrite } from '@gatehouse/server/src/modules/identity/users/index.ts';
+import { type TestContext, type TestProject, withTestContext } from './test-context.ts';
 
 type RequestOptions = { method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'; headers?: Record<string, string>; payload?: unknown };
+
+/**
+ * A user of `project` created through the users service and signed in: its record, its access token
+ * and the client headers that carry it. The `newUser` of the API test files.
+ */
+export async function newSignedInUser(context: TestContext, project: TestProject, write: UserWrite = {}) {
+  const { users, signIn } = context.services;
+  const user = await users.create(project.project, write, 'server');
+  const tokens = await signIn.signIn(project.project, user);
+  const client = { ...project.headers.client, 'x-stack-access-token': tokens.access_token };
+  return { id: user.id, user, token: tokens.access_token, tokens, client };
+}
 
 /**
  * The setup the users API test files share: a test context with one project, a request helper (server
@@ -21,10 +33,8 @@ export function usersFixture() {
 
   /** A user with a session: its record, tokens and the client headers of its access token. */
   async function signedInUser(write: UserWrite = {}, project: TestProject = env.project) {
-    const { users, signIn } = env.context.services;
-    const user = await users.create(project.project, write, 'server');
-    const tokens = await signIn.signIn(project.project, user);
-    return { user, ...tokens, client: { ...project.headers.client, 'x-stack-access-token': tokens.access_token } };
+    const { user, tokens, client } = await newSignedInUser(env.context, project, write);
+    return { user, ...tokens, client };
   }
 
   /** The refresh grant of the token endpoint, as the SDK sends it. */

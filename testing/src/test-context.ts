@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import type { OperationName } from '@gatehouse/protocol';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { WebAppOptions } from '../plugins/web-app.ts';
-import type { OAuthSettings } from '../modules/authentication/oauth/oauth-settings.ts';
-import type { PaymentSettings } from '../modules/billing/payments/payment-settings.ts';
-import { buildApp } from '../app.ts';
-import type { RateLimits } from '../config/rate-limits.ts';
-import { createDatabase, type DatabaseHandle } from '../db/create-database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import type { ProjectKeyKind } from '../modules/platform/project-keys/key-format.ts';
-import { createServer, migrations, type ServiceOptions } from '../services.ts';
+import type { WebAppOptions } from '@gatehouse/server/src/plugins/web-app.ts';
+import type { OAuthSettings } from '@gatehouse/server/src/modules/authentication/oauth/oauth-settings.ts';
+import type { PaymentSettings } from '@gatehouse/server/src/modules/billing/payments/payment-settings.ts';
+import { buildApp } from '@gatehouse/server/src/app.ts';
+import type { RateLimits } from '@gatehouse/server/src/config/rate-limits.ts';
+import { createDatabase, type DatabaseHandle } from '@gatehouse/server/src/db/create-database.ts';
+import { migrateToLatest } from '@gatehouse/server/src/db/migrate.ts';
+import type { ProjectKeyKind } from '@gatehouse/server/src/modules/platform/project-keys/key-format.ts';
+import { createServer, migrations, type ServiceOptions } from '@gatehouse/server/src/services.ts';
 import { type ContractRequest, contractRequest } from './contract.ts';
 
 /** A fixed secret: tokens a test signs verify in any test file. */
@@ -172,7 +172,7 @@ export async function createTestContext(
 /** Claims of a signed-in test user; override to make it anonymous, restricted, of another project... */
 export function tokenSubject(
   projectId: string,
-  overrides: Partial<import('../request-context/access-token-claims.ts').AccessTokenSubject> = {},
+  overrides: Partial<import('@gatehouse/server/src/request-context/access-token-claims.ts').AccessTokenSubject> = {},
 ) {
   return {
     sub: randomUUID(),

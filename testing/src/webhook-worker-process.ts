@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createDatabase } from '../db/create-database.ts';
-import { createServer } from '../services.ts';
+import { createDatabase } from '@gatehouse/server/src/db/create-database.ts';
+import { createServer } from '@gatehouse/server/src/services.ts';
 
 /**
  * A webhook worker in a process of its own (tests kill it with SIGKILL mid-delivery): the server's

@@ -4,7 +4,7 @@ import { createPublicKey, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
-import { type CertifiedKeyPair, createCertifiedKeyPair } from '../modules/authentication/sso/key-pair.ts';
+import { type CertifiedKeyPair, createCertifiedKeyPair } from '@gatehouse/server/src/modules/authentication/sso/key-pair.ts';
 
 type XmlEncryption = {
   encrypt: (content: string, options: Record<string, unknown>, callback: (error: Error | null, result: string) => void) => void;

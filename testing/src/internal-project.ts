@@ -1,4 +1,4 @@
-import type { Project } from '../tenancy/project.ts';
+import type { Project } from '@gatehouse/server/src/tenancy/project.ts';
 import type { TestContext } from './test-context.ts';
 
 /**

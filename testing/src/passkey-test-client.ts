@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { type CeremonyOverrides, SoftwareAuthenticator, type StoredCredential } from './software-authenticator.ts';
 import type { TestEnvironment, TestProject } from './test-context.ts';
-import type { UserWrite } from '../modules/identity/users/user-writes.ts';
+import type { UserWrite } from '@gatehouse/server/src/modules/identity/users/user-writes.ts';
 
 /** The page the tests' browser is on: a trusted domain whose base URL has a path (origins ignore it). */
 export const hostname = 'app.example.com';

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -11,7 +12,7 @@ import { inject } from 'vitest';
  * Real server processes (`server/src/main.ts`, as `pnpm start` runs it) on a Postgres database of
  * their own: the scale-out tests start several, signal them and kill them.
  */
-const serverDir = new URL('..', import.meta.url).pathname.replace(/src\/$/, '');
+const serverDir = dirname(createRequire(import.meta.url).resolve('@gatehouse/server/package.json'));
 
 /** An empty database on the run's Postgres server (dropped by `drop`), for tests that start from nothing. */
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 
 /** The repository's HAProxy configuration (the one the README shows). */
-export const haproxyConfig = new URL('../../../deploy/haproxy.cfg', import.meta.url).pathname;
+export const haproxyConfig = new URL('../../deploy/haproxy.cfg', import.meta.url).pathname;
 
 /** A free TCP port on 127.0.0.1 (this file imports nothing of vitest: `pnpm bench` uses it too). */
 function freePort(): Promise<number> {

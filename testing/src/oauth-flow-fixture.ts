@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll } from 'vitest';
-import type { OAuthSettings } from '../modules/authentication/oauth/oauth-settings.ts';
+import type { OAuthSettings } from '@gatehouse/server/src/modules/authentication/oauth/oauth-settings.ts';
 import { type MockProvider, startMockProvider } from './mock-oauth-provider.ts';
 import { oauthFlows, ownKeys, trustedDomains } from './oauth-test-flow.ts';
 import { type TestProject, withTestContext } from './test-context.ts';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BotChallengeSettings } from '../modules/authentication/bot-challenges/index.ts';
+import type { BotChallengeSettings } from '@gatehouse/server/src/modules/authentication/bot-challenges/index.ts';
 
 type Provider = 'turnstile' | 'hcaptcha' | 'recaptcha';
 
