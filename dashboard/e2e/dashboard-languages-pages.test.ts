@@ -277,7 +277,9 @@ describe('the payments customer, transactions, domains, API keys, a user and a t
     await expect.poll(() => grantForm.count(), { timeout: 30_000 }).toBe(1);
     await grantForm.locator('select').selectOption('pack');
     await grantForm.locator('button[type="submit"]').click();
-    await expect.poll(() => page.locator('#main .dash-list li strong', { hasText: 'Credit pack' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('#main .dash-list li strong', { hasText: 'Credit pack' }).count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
     // The item's quantity has arrived (in the language's digits).
     await expect.poll(() => page.locator('#main output strong').first().textContent(), { timeout: 30_000 }).not.toBe('…');
     await expect.poll(() => page.locator('#main .dash-loading').count(), { timeout: 30_000 }).toBe(0);
@@ -304,7 +306,18 @@ describe('the payments customer, transactions, domains, API keys, a user and a t
     // Dates are Intl's, not the catalogue's: en-XA has no Intl locale, so they come out with English months and AM/PM.
     data.push(...['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec', 'AM', 'PM']);
     // A team member's permission ids (the project's records).
-    data.push(...['$update_team', '$delete_team', '$read_members', '$remove_members', '$invite_members', '$manage_api_keys', 'team_admin', 'team_member']);
+    data.push(
+      ...[
+        '$update_team',
+        '$delete_team',
+        '$read_members',
+        '$remove_members',
+        '$invite_members',
+        '$manage_api_keys',
+        'team_admin',
+        'team_member',
+      ],
+    );
     // The catalogue's own ids and codes: the price id and its currency.
     data.push(owner.userId, owner.teamId, 'Credit pack', 'Credits', 'seiten.test', 'once', 'USD');
     // The descriptions of the project's key sets (the platform's test keys and the one made with the project): records' names.
