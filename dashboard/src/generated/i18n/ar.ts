@@ -4289,11 +4289,10 @@ export const messages: Messages = {
   "تعديل ملف الفريق"
  ],
  "team.editProfileOf": [
-  "تعديل ملف ",
+  "تعديل ملف الفريق: ",
   [
    "name"
-  ],
-  " في الفريق"
+  ]
  ],
  "team.expires": [
   "تنتهي في ",
@@ -5168,7 +5167,7 @@ export const messages: Messages = {
   "تدوير السرّ"
  ],
  "webhooks.rotateSecretOf": [
-  "تدوير سرّ ",
+  "تدوير السرّ: ",
   [
    "name"
   ]

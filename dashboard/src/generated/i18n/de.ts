@@ -4096,11 +4096,10 @@ export const messages: Messages = {
   "Teamprofil bearbeiten"
  ],
  "team.editProfileOf": [
-  "Teamprofil von ",
+  "Teamprofil bearbeiten: ",
   [
    "name"
-  ],
-  " bearbeiten"
+  ]
  ],
  "team.expires": [
   "läuft ab ",
@@ -4970,11 +4969,10 @@ export const messages: Messages = {
   "Geheimnis rotieren"
  ],
  "webhooks.rotateSecretOf": [
-  "Geheimnis von ",
+  "Geheimnis rotieren: ",
   [
    "name"
-  ],
-  " rotieren"
+  ]
  ],
  "webhooks.rotateTitle": [
   "Signaturgeheimnis rotieren?"
@@ -5000,11 +4998,10 @@ export const messages: Messages = {
   "Test senden"
  ],
  "webhooks.sendTestTo": [
-  "Test an ",
+  "Test senden an ",
   [
    "name"
-  ],
-  " senden"
+  ]
  ],
  "webhooks.sending": [
   "Wird gesendet…"

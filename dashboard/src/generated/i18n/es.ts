@@ -4097,7 +4097,7 @@ export const messages: Messages = {
   "Editar perfil de equipo"
  ],
  "team.editProfileOf": [
-  "Editar el perfil de equipo de ",
+  "Editar perfil de equipo de ",
   [
    "name"
   ]
@@ -4969,7 +4969,7 @@ export const messages: Messages = {
   "Rotar secreto"
  ],
  "webhooks.rotateSecretOf": [
-  "Rotar el secreto de ",
+  "Rotar secreto de ",
   [
    "name"
   ]

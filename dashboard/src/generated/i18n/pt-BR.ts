@@ -4098,7 +4098,7 @@ export const messages: Messages = {
   "Editar perfil de equipe"
  ],
  "team.editProfileOf": [
-  "Editar o perfil de equipe de ",
+  "Editar perfil de equipe de ",
   [
    "name"
   ]
@@ -4970,7 +4970,7 @@ export const messages: Messages = {
   "Rotacionar segredo"
  ],
  "webhooks.rotateSecretOf": [
-  "Rotacionar o segredo de ",
+  "Rotacionar segredo de ",
   [
    "name"
   ]

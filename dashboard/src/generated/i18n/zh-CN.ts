@@ -4029,11 +4029,10 @@ export const messages: Messages = {
   "编辑团队资料"
  ],
  "team.editProfileOf": [
-  "编辑 ",
+  "编辑团队资料：",
   [
    "name"
-  ],
-  " 的团队资料"
+  ]
  ],
  "team.expires": [
   [
@@ -4905,11 +4904,10 @@ export const messages: Messages = {
   "轮换密钥"
  ],
  "webhooks.rotateSecretOf": [
-  "轮换 ",
+  "轮换密钥：",
   [
    "name"
-  ],
-  " 的密钥"
+  ]
  ],
  "webhooks.rotateTitle": [
   "轮换签名密钥？"
