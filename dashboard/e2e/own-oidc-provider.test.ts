@@ -42,7 +42,7 @@ describe("the dashboard in Chromium: a project's own OpenID provider", () => {
     await form.getByLabel('Issuer URL', { exact: true }).fill('http://10.0.0.7/oidc');
     await form.getByLabel('Client ID', { exact: true }).fill('initech-dashboard');
     await form.getByLabel('Client secret', { exact: true }).fill('initech-dashboard-secret');
-    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByRole('button', { name: 'Add OpenID provider' }).click();
     // The issuer is on a private address the outbound guard refuses: refused, the reason in words, nothing saved.
     await expect
       .poll(() => form.getByRole('alert').textContent(), wait)
@@ -60,7 +60,7 @@ describe("the dashboard in Chromium: a project's own OpenID provider", () => {
 
     // The owner corrects the issuer (the local provider, on loopback, which a new project allows) and saves again.
     await form.getByLabel('Issuer URL', { exact: true }).fill(oidc.issuer);
-    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByRole('button', { name: 'Add OpenID provider' }).click();
     const card = section.getByRole('region', { name: 'OpenID Connect provider Initech Workforce', exact: true });
     await expect.poll(() => card.isVisible(), wait).toBe(true);
     expect(await card.textContent()).toContain(`${env.platform.url}/api/v1/auth/oauth/callback/oidc-initech`);

@@ -385,7 +385,7 @@ export const messages: Messages = {
   "مزوّدو OAuth"
  ],
  "auth.oidc.add": [
-  "إضافة الموفّر"
+  "إضافة موفّر OpenID"
  ],
  "auth.oidc.added": [
   "تمت إضافة ",

@@ -357,7 +357,7 @@ export const messages: Messages = {
   "OAuth-Anbieter"
  ],
  "auth.oidc.add": [
-  "Anbieter hinzufügen"
+  "OpenID-Anbieter hinzufügen"
  ],
  "auth.oidc.added": [
   [

@@ -556,7 +556,7 @@ export const messages: Messages = {
  ],
  "auth.oidc.add": [
   "⟦",
-  "Åđđ pŕövîđéŕ",
+  "Åđđ ÖpéñÎĐ pŕövîđéŕ",
   "⟧"
  ],
  "auth.oidc.added": [

@@ -357,7 +357,7 @@ export const messages: Messages = {
   "OAuth providers"
  ],
  "auth.oidc.add": [
-  "Add provider"
+  "Add OpenID provider"
  ],
  "auth.oidc.added": [
   [

@@ -357,7 +357,7 @@ export const messages: Messages = {
   "Proveedores OAuth"
  ],
  "auth.oidc.add": [
-  "Añadir proveedor"
+  "Añadir proveedor OpenID"
  ],
  "auth.oidc.added": [
   [

@@ -357,7 +357,7 @@ export const messages: Messages = {
   "Fournisseurs OAuth"
  ],
  "auth.oidc.add": [
-  "Ajouter le fournisseur"
+  "Ajouter le fournisseur OpenID"
  ],
  "auth.oidc.added": [
   [

@@ -337,7 +337,7 @@ export const messages: Messages = {
   "OAuth プロバイダー"
  ],
  "auth.oidc.add": [
-  "プロバイダーを追加"
+  "OpenID プロバイダーを追加"
  ],
  "auth.oidc.added": [
   [

@@ -337,7 +337,7 @@ export const messages: Messages = {
   "OAuth 공급자"
  ],
  "auth.oidc.add": [
-  "공급자 추가"
+  "OpenID 공급자 추가"
  ],
  "auth.oidc.added": [
   [

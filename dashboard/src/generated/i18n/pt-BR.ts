@@ -357,7 +357,7 @@ export const messages: Messages = {
   "Provedores OAuth"
  ],
  "auth.oidc.add": [
-  "Adicionar provedor"
+  "Adicionar provedor OpenID"
  ],
  "auth.oidc.added": [
   [

@@ -337,7 +337,7 @@ export const messages: Messages = {
   "OAuth 提供方"
  ],
  "auth.oidc.add": [
-  "添加提供方"
+  "添加 OpenID 提供方"
  ],
  "auth.oidc.added": [
   "已添加 ",

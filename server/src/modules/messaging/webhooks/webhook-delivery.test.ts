@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../../db/create-database.ts';
@@ -303,7 +304,7 @@ describe('a worker killed mid-delivery', () => {
   function startWorkerProcess(): Promise<ChildProcess> {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', new URL('../../../testing/webhook-worker-process.ts', import.meta.url).pathname],
+      ['--import', 'tsx', createRequire(import.meta.url).resolve('@gatehouse/testing/webhook-worker-process')],
       {
         env: {
           ...process.env,
