@@ -65,26 +65,25 @@ export class WebhookEndpointService {
     this.portalKey = createHmac('sha256', serverSecret).update('gatehouse webhook portal token').digest();
   }
 
-  async list(projectId: ProjectId): Promise<WebhookEndpointRow[]> {
-    return (await listWebhookEndpoints(this.db, projectId)).map((row) => openWebhookSecrets(this.cipher, row));
-  }
-
   /** The project's endpoints as the API's reads show them: no read shows a secret, so none is opened (an AES-GCM open per secret). */
-  async listShown(projectId: ProjectId): Promise<ShownWebhookEndpoint[]> {
+  async list(projectId: ProjectId): Promise<ShownWebhookEndpoint[]> {
     return (await listWebhookEndpoints(this.db, projectId)).map(withoutSecrets);
   }
 
-  /** One endpoint as the API's reads show it (secrets left sealed, as in `listShown`). */
+  /** One endpoint as the API's reads show it (secrets left sealed, as in `list`). */
   async getShown(projectId: ProjectId, id: string): Promise<ShownWebhookEndpoint> {
-    const endpoint = await findWebhookEndpoint(this.db, projectId, id);
-    if (!endpoint) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
-    return withoutSecrets(endpoint);
+    return withoutSecrets(await this.sealed(projectId, id));
   }
 
   async get(projectId: ProjectId, id: string): Promise<WebhookEndpointRow> {
+    return openWebhookSecrets(this.cipher, await this.sealed(projectId, id));
+  }
+
+  /** The stored row, secrets still sealed; a missing endpoint is the catalogued 404. */
+  private async sealed(projectId: ProjectId, id: string): Promise<WebhookEndpointRow> {
     const endpoint = await findWebhookEndpoint(this.db, projectId, id);
     if (!endpoint) throw new WebhookEndpointNotFoundError({ endpoint_id: id });
-    return openWebhookSecrets(this.cipher, endpoint);
+    return endpoint;
   }
 
   async create(project: Project, input: { url: string; description?: string; event_types?: string[]; enabled?: boolean }) {
@@ -186,7 +185,6 @@ export class WebhookEndpointService {
   }
 }
 
-/** The admin view of an endpoint (the spec's `WebhookEndpoint`): never its secret, shown once (below). */
 /** An endpoint row without its (sealed) signing secrets. */
 export type ShownWebhookEndpoint = Omit<WebhookEndpointRow, 'secret' | 'previous_secret'>;
 
@@ -195,6 +193,7 @@ function withoutSecrets(row: WebhookEndpointRow): ShownWebhookEndpoint {
   return shown;
 }
 
+/** The admin view of an endpoint (the spec's `WebhookEndpoint`): never its secret, shown once (below). */
 export function toWebhookEndpoint(row: ShownWebhookEndpoint, now = new Date()) {
   const graceActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
   return {

@@ -16,7 +16,7 @@ export function webhookHandlers({
       return webhookEndpoints.portalToken(authOf(request).project.id);
     },
     listWebhookEndpoints: async (request) => ({
-      items: (await webhookEndpoints.listShown(authOf(request).project.id)).map((row) => toWebhookEndpoint(row)),
+      items: (await webhookEndpoints.list(authOf(request).project.id)).map((row) => toWebhookEndpoint(row)),
       is_paginated: false as const,
     }),
     createWebhookEndpoint: async (request, reply) => {
